@@ -1,0 +1,452 @@
+//! The sequencer: one pass over the text, the same for every family.
+//!
+//! ```text
+//!            start/bare marker               Done
+//!   Text ───────────────────────► Payload ─────────► After ──end marker──► Text / Section
+//!    │  ▲                           │ Reject (not a call after all: marker + bytes -> text)
+//!    │  └───────────────────────────┘
+//!    │ section marker      start marker
+//!    └───────────────► Section ◄──────► Payload ...
+//! ```
+//!
+//! - `Text` scans for the family's markers (and reasoning markers) with minimal hold-back.
+//! - `Payload` hands the bytes to a fresh reader (JSON, named JSON, XML, pythonic, ...). Until the
+//!   reader starts a call, the bytes it consumed are kept: if it rejects (e.g. `<tool_call>`
+//!   mentioned in prose), marker and bytes come back as text, so nothing is lost.
+//! - `After` consumes an optional closing marker after a payload.
+//! - `Section` sits between payloads inside a section; whitespace there is framing.
+//!
+//! Input that a stage cannot decide yet stays in `buf` (bounded by the longest marker, or by the
+//! reader's own limits); nothing already consumed is read again.
+
+use crate::event::Label;
+use crate::scan::{Act, Hit, MarkerSet};
+use crate::sink::Sink;
+use crate::syntax::{Payload, Reasoning, Syntax};
+
+/// A payload reader. Readers are push parsers (httparse style).
+pub trait Reader {
+    /// Consumes a prefix of `input` and reports what happened.
+    ///
+    /// - `Partial`: the reader needs more input to decide about `input[used..]` (kept, bounded).
+    /// - `Done`: the payload ended after `used` bytes; the rest belongs to the sequencer. Any
+    ///   call the reader started is ended.
+    /// - `Reject`: no call was started and this is not a payload after all; `input[used..]` goes
+    ///   back to the sequencer, the consumed bytes become text.
+    ///
+    /// With `eof`, no more input will come: the reader must return `Done` or `Reject`, ending
+    /// (with a `truncation` diagnostic) any call it started.
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
+}
+
+/// See `Reader::feed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub used: usize,
+    pub status: Status,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Partial,
+    Done,
+    Reject,
+}
+
+impl Step {
+    pub fn partial(used: usize) -> Step {
+        Step { used, status: Status::Partial }
+    }
+    pub fn done(used: usize) -> Step {
+        Step { used, status: Status::Done }
+    }
+    pub fn reject(used: usize) -> Step {
+        Step { used, status: Status::Reject }
+    }
+}
+
+struct SectionState {
+    /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
+    held: String,
+    calls_at_open: usize,
+}
+
+struct PayloadState {
+    reader: Box<dyn Reader>,
+    /// The opening marker (consumed) and the bytes consumed while no call was started.
+    held: String,
+    calls_at_start: usize,
+    /// Length of a bare opening marker (0 for consumed markers).
+    bare_len: usize,
+}
+
+enum Mode {
+    Text { reasoning: bool },
+    Section,
+    Payload(PayloadState),
+    After { held: String },
+}
+
+/// Whitespace held after a payload while looking for its closing marker.
+const MAX_AFTER_WS: usize = 256;
+
+/// What a reader may keep unconsumed while deciding between parts of a payload: whitespace (at
+/// most 64 bytes per gap, two gaps) around a separator or a marker of at most 64 bytes.
+pub const READER_LOOKAHEAD: usize = 64 * 3 + 8;
+
+/// See the module docs.
+pub struct Engine {
+    payload: Payload,
+    has_end: bool,
+    content: MarkerSet,
+    thinking: MarkerSet,
+    section_set: MarkerSet,
+    end_set: MarkerSet,
+    mode: Mode,
+    section: Option<SectionState>,
+    buf: String,
+}
+
+impl Engine {
+    pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, start_in_reasoning: bool) -> Engine {
+        let mut content = MarkerSet::new();
+        let mut thinking = MarkerSet::new();
+        let mut section_set = MarkerSet::new();
+        let mut end_set = MarkerSet::new();
+        let calls = !matches!(syntax.payload, Payload::None);
+        if calls {
+            content.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start).add_all(syntax.bare, Act::Bare);
+            thinking.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start);
+            section_set
+                .add_all(syntax.start, Act::Start)
+                .add_all(syntax.bare, Act::Bare)
+                .add_all(syntax.section_end, Act::SectionEnd)
+                .add_all(syntax.section, Act::Ignore)
+                .add_all(syntax.ignore, Act::Ignore);
+            end_set.add_all(syntax.end, Act::End);
+        }
+        content.add_all(syntax.ignore, Act::Ignore);
+        if let Some(r) = reasoning {
+            content.add_all(r.start, Act::ThinkStart).add_all(r.end, Act::Ignore);
+            thinking.add_all(r.end, Act::ThinkEnd).add_all(r.start, Act::Ignore);
+        }
+        Engine {
+            payload: syntax.payload,
+            has_end: !syntax.end.is_empty(),
+            content,
+            thinking,
+            section_set,
+            end_set,
+            mode: Mode::Text { reasoning: reasoning.is_some() && start_in_reasoning },
+            section: None,
+            buf: String::new(),
+        }
+    }
+
+    /// Bytes held undecided right now.
+    pub fn held_len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The most `held_len` can be (contract invariant 5): the longest marker, plus the bounded
+    /// look-ahead readers use between parts of a payload (`READER_LOOKAHEAD`).
+    pub fn hold_bound(&self) -> usize {
+        [&self.content, &self.thinking, &self.section_set, &self.end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
+            + READER_LOOKAHEAD
+    }
+
+    /// Feeds a chunk.
+    pub fn push(&mut self, chunk: &str, sink: &mut Sink) {
+        self.buf.push_str(chunk);
+        self.run(false, sink);
+    }
+
+    /// Ends the input: flushes held text, ends or rejects an open payload.
+    pub fn finish(&mut self, sink: &mut Sink) {
+        self.run(true, sink);
+        if sink.in_call() {
+            sink.end_call_truncated();
+        }
+    }
+
+    fn run(&mut self, eof: bool, sink: &mut Sink) {
+        let buf = core::mem::take(&mut self.buf);
+        let mut pos = 0;
+        loop {
+            let rest = &buf[pos..];
+            match self.step(rest, eof, sink) {
+                Some(used) => pos += used,
+                None => break,
+            }
+        }
+        self.buf = buf;
+        self.buf.drain(..pos);
+    }
+
+    /// One step in the current mode. Returns bytes consumed when progress was made (consumed
+    /// input or changed mode), `None` when stuck until more input arrives (or done at eof).
+    fn step(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Option<usize> {
+        match &mut self.mode {
+            Mode::Text { reasoning } => {
+                let reasoning = *reasoning;
+                if input.is_empty() {
+                    return None;
+                }
+                let set = if reasoning { &self.thinking } else { &self.content };
+                let emit = |sink: &mut Sink, s: &str| if reasoning { sink.reasoning(s) } else { sink.text(s) };
+                match set.find(input, eof) {
+                    Hit::None => {
+                        emit(sink, input);
+                        Some(input.len())
+                    }
+                    Hit::Hold { at } => {
+                        emit(sink, &input[..at]);
+                        if at == 0 { None } else { Some(at) }
+                    }
+                    Hit::Found { at, idx } => {
+                        emit(sink, &input[..at]);
+                        let marker = set.text(idx);
+                        let len = marker.len();
+                        match set.act(idx) {
+                            Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
+                            Act::ThinkEnd => self.mode = Mode::Text { reasoning: false },
+                            Act::Section => {
+                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started() });
+                                self.mode = Mode::Section;
+                            }
+                            Act::Start => {
+                                let held = marker.to_string();
+                                self.open_payload(held, 0, sink);
+                            }
+                            Act::Bare => {
+                                self.open_payload(String::new(), len, sink);
+                                return Some(at);
+                            }
+                            _ => {}
+                        }
+                        Some(at + len)
+                    }
+                }
+            }
+            Mode::Section => {
+                let Some(sec) = self.section.as_mut() else {
+                    self.mode = Mode::Text { reasoning: false };
+                    return Some(0);
+                };
+                let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+                if ws > 0 {
+                    // Kept only while the section holds no call (it may still turn out to be text).
+                    if sec.calls_at_open == sink.calls_started() {
+                        if sec.held.len() + ws > MAX_AFTER_WS {
+                            self.close_section(sink);
+                            return Some(0);
+                        }
+                        sec.held.push_str(&input[..ws]);
+                    }
+                    return Some(ws);
+                }
+                if input.is_empty() {
+                    if eof {
+                        self.close_section(sink);
+                        return Some(0);
+                    }
+                    return None;
+                }
+                match self.section_set.at_start(input, eof) {
+                    Err(()) => None,
+                    Ok(Some(idx)) => {
+                        let len = self.section_set.text(idx).len();
+                        match self.section_set.act(idx) {
+                            Act::Start => {
+                                let held = self.section_set.text(idx).to_string();
+                                self.open_payload(held, 0, sink);
+                            }
+                            Act::Bare => {
+                                self.open_payload(String::new(), len, sink);
+                                return Some(0);
+                            }
+                            Act::SectionEnd => {
+                                // An empty section is framing too.
+                                self.section = None;
+                                self.mode = Mode::Text { reasoning: false };
+                            }
+                            _ => {}
+                        }
+                        Some(len)
+                    }
+                    Ok(None) => {
+                        // Text inside a section: the section was prose (no call yet) or is over.
+                        self.close_section(sink);
+                        Some(0)
+                    }
+                }
+            }
+            Mode::Payload(p) => {
+                // While no call started, the reader may see at most `room` more bytes, so that
+                // the hold limit is hit at the same byte whatever the chunking.
+                let committed_before = sink.calls_started() > p.calls_at_start;
+                let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
+                let (visible, capped) = if !committed_before && input.len() > room {
+                    (&input[..floor_char_boundary(input, room)], true)
+                } else {
+                    (input, false)
+                };
+                let step = p.reader.feed(visible, eof && !capped, sink);
+                let used = step.used.min(visible.len());
+                let committed = sink.calls_started() > p.calls_at_start;
+                if !committed {
+                    p.held.push_str(&input[..used]);
+                    if capped && step.status == Status::Partial {
+                        sink.diag(
+                            Label::LimitExceeded,
+                            format!(
+                                "a possible tool call stayed undecided for {} bytes; released as text",
+                                sink.limits.max_buffer_bytes
+                            ),
+                            None,
+                        );
+                        self.reject_payload(sink);
+                        return Some(used);
+                    }
+                }
+                match step.status {
+                    Status::Partial => {
+                        if eof && !committed {
+                            self.reject_payload(sink);
+                            return Some(used);
+                        }
+                        if eof {
+                            // Readers must finish at eof; treat as done.
+                            if sink.in_call() {
+                                sink.end_call_truncated();
+                            }
+                            self.after_payload();
+                            return Some(used);
+                        }
+                        if used == 0 { None } else { Some(used) }
+                    }
+                    Status::Done => {
+                        if sink.in_call() {
+                            sink.end_call();
+                        }
+                        self.after_payload();
+                        Some(used)
+                    }
+                    Status::Reject => {
+                        if committed {
+                            // Contract breach by the reader: end what it started.
+                            if sink.in_call() {
+                                sink.end_call();
+                            }
+                            self.after_payload();
+                            return Some(used);
+                        }
+                        let bare_len = p.bare_len;
+                        let nothing = p.held.is_empty();
+                        self.reject_payload(sink);
+                        if nothing && bare_len > 0 {
+                            // A bare marker that opened nothing is text.
+                            let n = bare_len.min(input.len());
+                            sink.text(&input[..n]);
+                            return Some(n);
+                        }
+                        Some(used)
+                    }
+                }
+            }
+            Mode::After { held } => {
+                let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+                if ws > 0 && held.len() + ws <= MAX_AFTER_WS {
+                    held.push_str(&input[..ws]);
+                    return Some(ws);
+                }
+                let found = if ws > 0 || (input.is_empty() && eof) {
+                    Ok(None)
+                } else if input.is_empty() {
+                    return None;
+                } else {
+                    self.end_set.at_start(input, eof)
+                };
+                match found {
+                    Err(()) => None,
+                    Ok(Some(idx)) => {
+                        let len = self.end_set.text(idx).len();
+                        self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
+                        Some(len)
+                    }
+                    Ok(None) => {
+                        let held = core::mem::take(held);
+                        if let Some(sec) = self.section.as_mut() {
+                            sec.held.push_str(&held);
+                            self.mode = Mode::Section;
+                        } else {
+                            sink.text(&held);
+                            self.mode = Mode::Text { reasoning: false };
+                        }
+                        Some(0)
+                    }
+                }
+            }
+        }
+    }
+
+    fn open_payload(&mut self, held: String, bare_len: usize, sink: &Sink) {
+        let reader = make_reader(self.payload, bare_len > 0);
+        self.mode = Mode::Payload(PayloadState { reader, held, calls_at_start: sink.calls_started(), bare_len });
+    }
+
+    fn after_payload(&mut self) {
+        self.mode = if self.has_end {
+            Mode::After { held: String::new() }
+        } else if self.section.is_some() {
+            Mode::Section
+        } else {
+            Mode::Text { reasoning: false }
+        };
+    }
+
+    /// The payload was not a call: its marker and consumed bytes become text.
+    fn reject_payload(&mut self, sink: &mut Sink) {
+        let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Text { reasoning: false }) else { return };
+        if let Some(sec) = &self.section {
+            if sec.calls_at_open == sink.calls_started() {
+                // The enclosing section held no call either: it was text too.
+                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0 });
+                sink.text(&sec.held);
+            } else {
+                self.mode = Mode::Section;
+            }
+        }
+        sink.text(&p.held);
+    }
+
+    /// Leaves a section; when it held no call, its marker and whitespace are text.
+    fn close_section(&mut self, sink: &mut Sink) {
+        // Whitespace after the last call of a section is framing; a section without a call
+        // was text.
+        if let Some(sec) = self.section.take() {
+            if sec.calls_at_open == sink.calls_started() {
+                sink.text(&sec.held);
+            }
+        }
+        self.mode = Mode::Text { reasoning: false };
+    }
+}
+
+/// The largest char boundary `<= at`.
+pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
+    match payload {
+        Payload::None => Box::new(crate::json::call::NoCalls),
+        Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),
+        Payload::Named(cfg) => Box::new(crate::json::named::NamedReader::new(cfg)),
+        Payload::Custom(make) => make(bare),
+    }
+}

@@ -1,0 +1,245 @@
+//! Events a parser emits, and the one-shot result built from them (contract §3).
+
+use crate::json::write::push_json_string;
+
+/// Diagnostic labels: one stable vocabulary (contract §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    MalformedJson,
+    Truncation,
+    EscapingError,
+    WrongTool,
+    HallucinatedParam,
+    MissingRequired,
+    TypeCoercion,
+    SchemaViolation,
+    ParallelCollapse,
+    /// A configured limit (size, depth, hold-back) was hit; the parser continued safely.
+    LimitExceeded,
+}
+
+impl Label {
+    pub const ALL: [Label; 10] = [
+        Label::MalformedJson,
+        Label::Truncation,
+        Label::EscapingError,
+        Label::WrongTool,
+        Label::HallucinatedParam,
+        Label::MissingRequired,
+        Label::TypeCoercion,
+        Label::SchemaViolation,
+        Label::ParallelCollapse,
+        Label::LimitExceeded,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::MalformedJson => "malformed_json",
+            Label::Truncation => "truncation",
+            Label::EscapingError => "escaping_error",
+            Label::WrongTool => "wrong_tool",
+            Label::HallucinatedParam => "hallucinated_param",
+            Label::MissingRequired => "missing_required",
+            Label::TypeCoercion => "type_coercion",
+            Label::SchemaViolation => "schema_violation",
+            Label::ParallelCollapse => "parallel_collapse",
+            Label::LimitExceeded => "limit_exceeded",
+        }
+    }
+}
+
+/// One parser event. JS shapes are in contract §3; `to_json` writes them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Content for the user.
+    Text(String),
+    /// Reasoning text (only with a reasoning parser, or families that carry channels).
+    Reasoning(String),
+    /// A call began; `index` counts calls from 0 in this stream.
+    ToolCallStart { index: usize, id: String, name: String },
+    /// The next fragment of the arguments JSON text.
+    ToolCallDelta { index: usize, arguments_delta: String },
+    /// The call is complete; `arguments` is the concatenation of its deltas. `repaired` is
+    /// true when the parser had to close the arguments itself (truncation, malformed JSON, a
+    /// size limit): such a call is reported with a diagnostic and left out of `parse()`
+    /// results unless recovery is on.
+    ToolCallEnd { index: usize, id: String, name: String, arguments: String, repaired: bool },
+    /// Something was wrong; the parser continued.
+    Diagnostic { label: Label, message: String, index: Option<usize> },
+}
+
+impl Event {
+    /// Appends the JS/JSON shape of this event to `out`.
+    pub fn write_json(&self, out: &mut String) {
+        match self {
+            Event::Text(t) => {
+                out.push_str("{\"type\":\"text\",\"text\":");
+                push_json_string(out, t);
+            }
+            Event::Reasoning(t) => {
+                out.push_str("{\"type\":\"reasoning\",\"text\":");
+                push_json_string(out, t);
+            }
+            Event::ToolCallStart { index, id, name } => {
+                out.push_str("{\"type\":\"tool-call-start\",\"index\":");
+                push_usize(out, *index);
+                out.push_str(",\"id\":");
+                push_json_string(out, id);
+                out.push_str(",\"name\":");
+                push_json_string(out, name);
+            }
+            Event::ToolCallDelta { index, arguments_delta } => {
+                out.push_str("{\"type\":\"tool-call-delta\",\"index\":");
+                push_usize(out, *index);
+                out.push_str(",\"argumentsDelta\":");
+                push_json_string(out, arguments_delta);
+            }
+            Event::ToolCallEnd { index, id, name, arguments, repaired } => {
+                out.push_str("{\"type\":\"tool-call-end\",\"index\":");
+                push_usize(out, *index);
+                out.push_str(",\"id\":");
+                push_json_string(out, id);
+                out.push_str(",\"name\":");
+                push_json_string(out, name);
+                out.push_str(",\"arguments\":");
+                push_json_string(out, arguments);
+                if *repaired {
+                    out.push_str(",\"repaired\":true");
+                }
+            }
+            Event::Diagnostic { label, message, index } => {
+                out.push_str("{\"type\":\"diagnostic\",\"label\":\"");
+                out.push_str(label.as_str());
+                out.push_str("\",\"message\":");
+                push_json_string(out, message);
+                if let Some(i) = index {
+                    out.push_str(",\"index\":");
+                    push_usize(out, *i);
+                }
+            }
+        }
+        out.push('}');
+    }
+}
+
+/// Writes events as one JSON array.
+pub fn events_to_json(events: &[Event]) -> String {
+    let mut out = String::with_capacity(64 * events.len() + 2);
+    out.push('[');
+    for (i, e) in events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        e.write_json(&mut out);
+    }
+    out.push(']');
+    out
+}
+
+pub(crate) fn push_usize(out: &mut String, mut n: usize) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Digits are ASCII.
+    out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+/// A finished tool call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The arguments JSON object text.
+    pub arguments: String,
+}
+
+/// A diagnostic in a one-shot result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub label: Label,
+    pub message: String,
+    pub index: Option<usize>,
+}
+
+/// The one-shot result: `parse()` in JS.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParseResult {
+    /// Concatenated `text` events; `None` when there were none.
+    pub content: Option<String>,
+    /// Concatenated `reasoning` events; `None` when there were none.
+    pub reasoning: Option<String>,
+    pub tool_calls: Vec<ToolCall>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParseResult {
+    /// Folds an event sequence into a result. `parse()` and a streamed parse use this one
+    /// function, so they agree by construction (contract invariant 3). Repaired calls are
+    /// kept only with `keep_repaired` (their diagnostics are always kept).
+    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>, keep_repaired: bool) -> ParseResult {
+        let mut r = ParseResult::default();
+        for e in events {
+            match e {
+                Event::Text(t) => r.content.get_or_insert_with(String::new).push_str(t),
+                Event::Reasoning(t) => r.reasoning.get_or_insert_with(String::new).push_str(t),
+                Event::ToolCallEnd { id, name, arguments, repaired, .. } => {
+                    if !*repaired || keep_repaired {
+                        r.tool_calls.push(ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
+                    }
+                }
+                Event::Diagnostic { label, message, index } => r.diagnostics.push(Diagnostic {
+                    label: *label,
+                    message: message.clone(),
+                    index: *index,
+                }),
+                Event::ToolCallStart { .. } | Event::ToolCallDelta { .. } => {}
+            }
+        }
+        r
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        out.push_str("{\"content\":");
+        push_opt_string(&mut out, self.content.as_deref());
+        out.push_str(",\"reasoning\":");
+        push_opt_string(&mut out, self.reasoning.as_deref());
+        out.push_str(",\"toolCalls\":[");
+        for (i, c) in self.tool_calls.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"id\":");
+            push_json_string(&mut out, &c.id);
+            out.push_str(",\"name\":");
+            push_json_string(&mut out, &c.name);
+            out.push_str(",\"arguments\":");
+            push_json_string(&mut out, &c.arguments);
+            out.push('}');
+        }
+        out.push_str("],\"diagnostics\":[");
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            Event::Diagnostic { label: d.label, message: d.message.clone(), index: d.index }
+                .write_json(&mut out);
+        }
+        out.push_str("]}");
+        out
+    }
+}
+
+pub(crate) fn push_opt_string(out: &mut String, s: Option<&str>) {
+    match s {
+        Some(s) => push_json_string(out, s),
+        None => out.push_str("null"),
+    }
+}

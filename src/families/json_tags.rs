@@ -1,0 +1,106 @@
+//! JSON call objects inside tags: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`.
+
+use crate::sink::IdStyle::Prefixed;
+use crate::syntax::JsonShape::{Array, Object, ObjectOrArray};
+use crate::syntax::{Family, Payload, Syntax, Wrapper};
+
+const OBJECT: Payload = Payload::Json(Object, Wrapper::STANDARD);
+const ARRAY: Payload = Payload::Json(Array, Wrapper::STANDARD);
+
+/// `<tool_call>` {json} `</tool_call>`.
+const HERMES: Syntax = Syntax { start: &["<tool_call>"], end: &["</tool_call>"], payload: OBJECT, ..Syntax::NONE };
+
+pub static FAMILIES: &[Family] = &[
+    Family {
+        id: "hermes",
+        aliases: &["qwen3_json"],
+        models: &["NousResearch/Hermes-2-Pro-Llama-3-8B", "NousResearch/Hermes-3-Llama-3.1-8B", "Qwen/Qwen2.5-7B-Instruct", "Qwen/QwQ-32B", "Qwen/Qwen3-8B"],
+        description: "Hermes 2 Pro/3, Qwen2.5, QwQ, Qwen3 JSON: <tool_call>{\"name\", \"arguments\"}</tool_call>, repeated for parallel calls.",
+        syntax: HERMES,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "longcat",
+        aliases: &[],
+        models: &["meituan-longcat/LongCat-Flash-Chat"],
+        description: "LongCat-Flash: Hermes JSON inside <longcat_tool_call>…</longcat_tool_call>.",
+        syntax: Syntax { start: &["<longcat_tool_call>"], end: &["</longcat_tool_call>"], ..HERMES },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "granite4",
+        aliases: &[],
+        models: &["ibm-granite/granite-4.0-h-small", "ibm-granite/granite-4.0-micro"],
+        description: "Granite 4.0: <tool_call>{\"name\", \"arguments\"}</tool_call>; text around calls is content.",
+        syntax: HERMES,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "ernie45",
+        aliases: &[],
+        models: &["baidu/ERNIE-4.5-21B-A3B-Thinking"],
+        description: "ERNIE-4.5 thinking: <tool_call>{json}</tool_call>; the answer sits in <response>…</response>.",
+        syntax: Syntax { ignore: &["<response>", "</response>"], ..HERMES },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "internlm",
+        aliases: &[],
+        models: &["internlm/internlm2_5-7b-chat", "internlm/internlm2-chat-7b"],
+        description: "InternLM 2/2.5: <|action_start|><|plugin|>{\"name\", \"parameters\"}<|action_end|>.",
+        syntax: Syntax { start: &["<|action_start|><|plugin|>"], end: &["<|action_end|>"], payload: OBJECT, ..Syntax::NONE },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "gigachat3",
+        aliases: &[],
+        models: &["ai-sage/GigaChat3-10B-A1.8B", "ai-sage/GigaChat3-702B-A36B-preview"],
+        description: "GigaChat 3: {\"name\", \"arguments\"} after <|function_call|> or `function call<|role_sep|>`.",
+        syntax: Syntax {
+            start: &["<|function_call|>", "function call<|role_sep|>"],
+            end: &["</s>"],
+            ignore: &["<|message_sep|>"],
+            payload: OBJECT,
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "hunyuan_a13b",
+        aliases: &[],
+        models: &["tencent/Hunyuan-A13B-Instruct"],
+        description: "Hunyuan-A13B: <tool_calls>[{\"name\", \"arguments\"}, …]</tool_calls>.",
+        syntax: Syntax { start: &["<tool_calls>"], end: &["</tool_calls>"], payload: ARRAY, ..Syntax::NONE },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "jamba",
+        aliases: &[],
+        models: &["ai21labs/AI21-Jamba-1.5-Mini", "ai21labs/AI21-Jamba-1.5-Large"],
+        description: "AI21 Jamba 1.5: <tool_calls>[{\"name\", \"arguments\"}, …]</tool_calls>.",
+        syntax: Syntax { start: &["<tool_calls>"], end: &["</tool_calls>"], payload: ARRAY, ..Syntax::NONE },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "generic",
+        aliases: &[],
+        models: &[],
+        description: "Any model: Hermes-style <tool_call> tags, ```json fences, or bare JSON call objects/arrays in the text.",
+        syntax: Syntax {
+            start: &["<tool_call>", "```json", "```"],
+            end: &["</tool_call>", "```"],
+            bare: &["{", "["],
+            payload: Payload::Json(ObjectOrArray, Wrapper::STANDARD),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "openai",
+        aliases: &[],
+        models: &["gpt-4o", "gpt-4.1", "o3"],
+        description: "Passthrough for servers that already return native tool calls: text is content.",
+        syntax: Syntax::NONE,
+        id_style: Prefixed,
+    },
+];

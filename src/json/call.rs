@@ -1,0 +1,794 @@
+//! Readers for JSON call objects: `{"name": "f", "arguments": {...}}`, arrays of them, and
+//! separator-joined sequences of them.
+//!
+//! - A call starts when its name is known and its arguments begin (or when the object closes
+//!   without arguments: `{}`). The arguments are forwarded raw, byte for byte, as they arrive.
+//! - Arguments before the name are buffered (bounded) until the name arrives.
+//! - Arguments given as a JSON string holding JSON are decoded on the fly and streamed decoded,
+//!   with an `escaping_error` diagnostic.
+//! - Until a call starts, nothing is emitted: an object that turns out not to be a call is
+//!   rejected (the sequencer turns its bytes back into text). With a bare opening (`{` in
+//!   prose), the first key must be a name or arguments key, so ordinary JSON in prose is
+//!   released as soon as its first key is read.
+
+use crate::engine::{Reader, Status, Step};
+use crate::event::Label;
+use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
+use crate::json::write::unescape;
+use crate::sink::Sink;
+use crate::syntax::{JsonShape, Wrapper};
+
+/// For `Payload::None`: rejects everything.
+pub struct NoCalls;
+
+impl Reader for NoCalls {
+    fn feed(&mut self, _input: &str, _eof: bool, _sink: &mut Sink) -> Step {
+        Step::reject(0)
+    }
+}
+
+fn skip_ws(input: &str, mut i: usize) -> usize {
+    let b = input.as_bytes();
+    while i < b.len() && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+fn describe(e: JsonError) -> String {
+    match e {
+        JsonError::Unexpected(b) if b.is_ascii_graphic() => format!("unexpected `{}`", b as char),
+        JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
+        JsonError::TooDeep => "nesting too deep".to_string(),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outer {
+    Begin,
+    /// After `[` or `,` in an array: a call object (or `]` right after `[`).
+    ArrItem { first: bool },
+    InObj { in_array: bool },
+    ArrAfter,
+    SeqAfter,
+    Done,
+}
+
+/// Reads the JSON calls of one payload. See the module docs.
+pub struct CallsReader {
+    shape: JsonShape,
+    wrapper: Wrapper,
+    bare: bool,
+    st: Outer,
+    obj: Option<WrapperReader>,
+    /// Calls this reader completed.
+    calls: usize,
+    /// Bytes consumed so far (for "did anything happen" decisions at eof).
+    consumed: usize,
+}
+
+impl CallsReader {
+    pub fn new(shape: JsonShape, wrapper: Wrapper, bare: bool) -> Self {
+        CallsReader { shape, wrapper, bare, st: Outer::Begin, obj: None, calls: 0, consumed: 0 }
+    }
+
+    fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
+        self.consumed += used;
+        self.st = Outer::Done;
+        if self.calls == 0 && !sink.in_call() {
+            if self.consumed > 0 && !self.bare {
+                sink.diag(Label::MalformedJson, msg.to_string(), None);
+            }
+            return Step::reject(used);
+        }
+        sink.diag(Label::MalformedJson, msg.to_string(), None);
+        Step::done(used)
+    }
+}
+
+impl Reader for CallsReader {
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            match self.st {
+                Outer::Done => return Step::done(i),
+                Outer::Begin => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        if eof {
+                            self.consumed += i;
+                            return Step::reject(i);
+                        }
+                        return Step::partial(i);
+                    }
+                    let b = bytes[i];
+                    let array_ok = matches!(self.shape, JsonShape::Array | JsonShape::ObjectOrArray);
+                    let object_ok = !matches!(self.shape, JsonShape::Array);
+                    if b == b'[' && array_ok {
+                        i += 1;
+                        self.st = Outer::ArrItem { first: true };
+                    } else if b == b'{' && object_ok {
+                        self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                        self.st = Outer::InObj { in_array: false };
+                    } else {
+                        self.consumed += i;
+                        return Step::reject(i);
+                    }
+                }
+                Outer::ArrItem { first } => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        if eof {
+                            return self.at_eof(i, sink);
+                        }
+                        return Step::partial(i);
+                    }
+                    match bytes[i] {
+                        b']' if first => {
+                            i += 1;
+                            self.st = Outer::Done;
+                        }
+                        b'{' => {
+                            self.obj = Some(WrapperReader::new(self.wrapper, self.bare && self.calls == 0));
+                            self.st = Outer::InObj { in_array: true };
+                        }
+                        _ => return self.fail(i, sink, "expected a call object in the array"),
+                    }
+                }
+                Outer::InObj { in_array } => {
+                    let Some(obj) = self.obj.as_mut() else { return self.fail(i, sink, "internal") };
+                    let step = obj.feed(&input[i..], eof, sink);
+                    i += step.used;
+                    match step.status {
+                        Status::Partial => {
+                            self.consumed += i;
+                            return Step::partial(i);
+                        }
+                        Status::Done => {
+                            if obj.committed {
+                                self.calls += 1;
+                            }
+                            let failed = obj.failed;
+                            self.obj = None;
+                            if failed {
+                                self.st = Outer::Done;
+                                self.consumed += i;
+                                return Step::done(i);
+                            }
+                            self.st = if in_array {
+                                Outer::ArrAfter
+                            } else if let JsonShape::Sequence(_) = self.shape {
+                                Outer::SeqAfter
+                            } else {
+                                Outer::Done
+                            };
+                        }
+                        Status::Reject => {
+                            let raw = self.obj.take().map(|o| o.raw).unwrap_or_default();
+                            if self.calls == 0 {
+                                self.consumed += i;
+                                self.st = Outer::Done;
+                                return Step::reject(i);
+                            }
+                            // A later element that is not a call: its bytes are text.
+                            sink.text(&raw);
+                            self.st = Outer::Done;
+                            self.consumed += i;
+                            return Step::done(i);
+                        }
+                    }
+                }
+                Outer::ArrAfter => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        if eof {
+                            return self.at_eof(i, sink);
+                        }
+                        return Step::partial(i);
+                    }
+                    match bytes[i] {
+                        b',' => {
+                            i += 1;
+                            self.st = Outer::ArrItem { first: false };
+                        }
+                        b']' => {
+                            i += 1;
+                            self.st = Outer::Done;
+                        }
+                        _ => return self.fail(i, sink, "expected `,` or `]` after a call object"),
+                    }
+                }
+                Outer::SeqAfter => {
+                    let JsonShape::Sequence(sep) = self.shape else { return Step::done(i) };
+                    // Look ahead (bounded) for `ws sep ws {` without consuming unless it matches.
+                    let j = skip_ws(input, i);
+                    if j - i > 64 {
+                        self.st = Outer::Done;
+                        continue;
+                    }
+                    if j == bytes.len() {
+                        if eof {
+                            self.st = Outer::Done;
+                            continue;
+                        }
+                        return Step::partial(i);
+                    }
+                    if bytes[j] != sep {
+                        self.st = Outer::Done;
+                        continue;
+                    }
+                    let k = skip_ws(input, j + 1);
+                    if k - j > 64 {
+                        self.st = Outer::Done;
+                        continue;
+                    }
+                    if k == bytes.len() {
+                        if eof {
+                            self.st = Outer::Done;
+                            continue;
+                        }
+                        return Step::partial(i);
+                    }
+                    if bytes[k] != b'{' {
+                        self.st = Outer::Done;
+                        continue;
+                    }
+                    i = k;
+                    self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                    self.st = Outer::InObj { in_array: false };
+                }
+            }
+        }
+    }
+}
+
+impl CallsReader {
+    fn at_eof(&mut self, i: usize, sink: &mut Sink) -> Step {
+        self.st = Outer::Done;
+        if self.calls == 0 {
+            sink.diag(Label::Truncation, "the output ended inside a tool-call array", None);
+            return Step::reject(i);
+        }
+        sink.diag(Label::Truncation, "the output ended before the tool-call array closed", None);
+        Step::done(i)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum W {
+    Open,
+    /// After `{` (`first`) or `,`: a key (or `}` when first).
+    Key { first: bool },
+    /// Inside a key string.
+    KeyStr,
+    Colon,
+    ValueStart,
+    Value,
+    After,
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Name,
+    Args,
+    ArgsString,
+    Skip,
+}
+
+/// Reads one call object.
+struct WrapperReader {
+    wrapper: Wrapper,
+    /// Opened by a bare `{` in prose: the first key must be a call key.
+    strict: bool,
+    st: W,
+    sc: JsonScanner,
+    key: String,
+    key_escape: bool,
+    keys: usize,
+    role: Role,
+    name: Option<String>,
+    name_raw: String,
+    args_seen: bool,
+    args_done: bool,
+    /// Arguments read before the name was known.
+    args_buf: Option<String>,
+    string_args: Option<StringArgs>,
+    double_encoded: bool,
+    /// Bytes consumed while no call was started.
+    raw: String,
+    committed: bool,
+    failed: bool,
+    scratch: String,
+}
+
+impl WrapperReader {
+    fn new(wrapper: Wrapper, strict: bool) -> Self {
+        WrapperReader {
+            wrapper,
+            strict,
+            st: W::Open,
+            sc: JsonScanner::new(Expect::Any, 1),
+            key: String::new(),
+            key_escape: false,
+            keys: 0,
+            role: Role::Skip,
+            name: None,
+            name_raw: String::new(),
+            args_seen: false,
+            args_done: false,
+            args_buf: None,
+            string_args: None,
+            double_encoded: false,
+            raw: String::new(),
+            committed: false,
+            failed: false,
+            scratch: String::new(),
+        }
+    }
+
+    fn commit(&mut self, sink: &mut Sink) {
+        let name = self.name.clone().unwrap_or_default();
+        sink.start_call(&name, None);
+        self.committed = true;
+        self.raw = String::new();
+        if self.double_encoded {
+            sink.call_diag(Label::EscapingError, format!("`{name}`: arguments were a JSON string holding JSON; decoded"));
+        }
+        if let Some(buf) = self.args_buf.take() {
+            sink.args(&buf);
+        }
+    }
+
+    /// An error at `input[i]`: reject if nothing was started, else end the call.
+    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, msg: String) -> Step {
+        self.st = W::Done;
+        self.failed = true;
+        if !self.committed {
+            self.raw.push_str(&input[..i]);
+            // A bare `{` in prose that is not a call is just text.
+            if !(self.strict && self.keys <= 1 && self.name.is_none()) {
+                sink.diag(Label::MalformedJson, format!("not a valid tool call: {msg}"), None);
+            }
+            return Step::reject(i);
+        }
+        if sink.in_call() {
+            if self.args_done {
+                sink.end_call();
+                sink.diag(Label::MalformedJson, format!("malformed call object after the arguments: {msg}"), None);
+            } else {
+                sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({msg}); closed"));
+            }
+        }
+        Step::done(i)
+    }
+
+    /// The object closed at `input[i]` (the `}`), or the input ended.
+    fn close(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
+        self.st = W::Done;
+        if !self.committed {
+            if self.name.as_deref().is_some_and(|n| !n.is_empty()) {
+                if self.args_buf.is_none() {
+                    self.args_buf = Some("{}".to_string());
+                }
+                self.commit(sink);
+            } else {
+                self.raw.push_str(&input[..i]);
+                self.failed = true;
+                if !(self.strict && self.name.is_none() && !self.args_seen) {
+                    sink.diag(Label::MalformedJson, "a call object without a tool name".to_string(), None);
+                }
+                return Step::reject(i);
+            }
+        } else if !self.args_seen {
+            sink.args("{}");
+        }
+        if self.sc.repairs() > 0 {
+            sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
+        }
+        sink.end_call();
+        Step::done(i)
+    }
+
+    fn classify_key(&self) -> Role {
+        let key = unescape(&self.key).unwrap_or_default();
+        if self.wrapper.key_is_name {
+            return if self.keys == 1 { Role::Args } else { Role::Skip };
+        }
+        if self.wrapper.name_keys.contains(&key.as_str()) && self.name.is_none() {
+            return Role::Name;
+        }
+        if self.wrapper.args_keys.contains(&key.as_str()) && !self.args_seen {
+            return Role::Args;
+        }
+        Role::Skip
+    }
+
+    /// Like `Reader::feed`. While no call started, sees at most the hold limit (see the engine).
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let room = sink.limits.max_buffer_bytes.saturating_sub(self.raw.len());
+        let capped = !self.committed && input.len() > room;
+        let visible = if capped { &input[..crate::engine::floor_char_boundary(input, room)] } else { input };
+        let step = self.feed_inner(visible, eof && !capped, sink);
+        if !self.committed && step.status == Status::Partial {
+            self.raw.push_str(&input[..step.used]);
+            if capped {
+                sink.diag(Label::LimitExceeded, "a call object stayed undecided too long; released as text", None);
+                self.failed = true;
+                return Step::reject(step.used);
+            }
+        }
+        step
+    }
+
+    fn feed_inner(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            if i == bytes.len() && !matches!(self.st, W::Done) {
+                if !eof {
+                    return Step::partial(i);
+                }
+                return self.at_eof(input, i, sink);
+            }
+            match self.st {
+                W::Done => return Step::done(i),
+                W::Open => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        continue;
+                    }
+                    if bytes[i] != b'{' {
+                        return self.error(input, i, sink, "expected `{`".into());
+                    }
+                    i += 1;
+                    self.st = W::Key { first: true };
+                }
+                W::Key { first } => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        continue;
+                    }
+                    match bytes[i] {
+                        b'"' => {
+                            i += 1;
+                            self.key.clear();
+                            self.key_escape = false;
+                            self.st = W::KeyStr;
+                        }
+                        b'}' if first => return self.close(input, i + 1, sink),
+                        b => return self.error(input, i, sink, describe(JsonError::Unexpected(b))),
+                    }
+                }
+                W::KeyStr => {
+                    let start = i;
+                    while i < bytes.len() {
+                        let b = bytes[i];
+                        if self.key_escape {
+                            self.key_escape = false;
+                        } else if b == b'\\' {
+                            self.key_escape = true;
+                        } else if b == b'"' {
+                            break;
+                        } else if b < 0x20 {
+                            return self.error(input, i, sink, "control character in a key".into());
+                        }
+                        i += 1;
+                    }
+                    self.key.push_str(&input[start..i]);
+                    if self.key.len() > sink.limits.max_name_bytes {
+                        return self.error(input, i, sink, "key too long".into());
+                    }
+                    if i < bytes.len() {
+                        i += 1;
+                        self.keys += 1;
+                        self.st = W::Colon;
+                    }
+                }
+                W::Colon => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        continue;
+                    }
+                    if bytes[i] != b':' {
+                        return self.error(input, i, sink, "expected `:`".into());
+                    }
+                    i += 1;
+                    self.st = W::ValueStart;
+                }
+                W::ValueStart => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        continue;
+                    }
+                    let b = bytes[i];
+                    let mut role = self.classify_key();
+                    if self.strict && self.keys == 1 && role == Role::Skip {
+                        // Ordinary JSON in prose.
+                        return self.error(input, i, sink, "not a call object".into());
+                    }
+                    if self.wrapper.key_is_name && role == Role::Args {
+                        self.name = unescape(&self.key);
+                    }
+                    let depth = sink.limits.max_depth;
+                    match role {
+                        Role::Name => {
+                            if b != b'"' {
+                                return self.error(input, i, sink, "the tool name is not a string".into());
+                            }
+                            self.name_raw.clear();
+                            self.sc = JsonScanner::new(Expect::Any, depth);
+                        }
+                        Role::Args => {
+                            self.args_seen = true;
+                            if b == b'"' {
+                                role = Role::ArgsString;
+                                self.double_encoded = true;
+                                self.string_args = Some(StringArgs::new(depth));
+                                i += 1;
+                                if self.name.is_none() {
+                                    self.args_buf = Some(String::new());
+                                }
+                            } else if b == b'{' {
+                                self.sc = JsonScanner::repairing(Expect::Object, depth);
+                                if self.name.is_some() && !self.committed {
+                                    self.commit(sink);
+                                } else {
+                                    self.args_buf = Some(String::new());
+                                }
+                            } else {
+                                return self.error(input, i, sink, "the arguments are not an object".into());
+                            }
+                        }
+                        _ => self.sc = JsonScanner::new(Expect::Any, depth),
+                    }
+                    self.role = role;
+                    self.st = W::Value;
+                }
+                W::Value => {
+                    let rest = &input[i..];
+                    match self.role {
+                        Role::ArgsString => {
+                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, "internal".into()) };
+                            self.scratch.clear();
+                            let (used, r) = sa.feed(rest, &mut self.scratch);
+                            let started = sa.started();
+                            if !self.committed && started && self.name.is_some() {
+                                self.commit(sink);
+                            }
+                            if self.committed {
+                                sink.args(&self.scratch);
+                            } else if let Some(buf) = self.args_buf.as_mut() {
+                                buf.push_str(&self.scratch);
+                            }
+                            i += used;
+                            match r {
+                                Ok(false) => {}
+                                Ok(true) => {
+                                    self.args_done = true;
+                                    self.st = W::After;
+                                }
+                                Err(msg) => {
+                                    if self.committed {
+                                        return self.error(input, i, sink, msg);
+                                    }
+                                    self.st = W::Done;
+                                    self.failed = true;
+                                    self.raw.push_str(&input[..i]);
+                                    sink.diag(Label::EscapingError, format!("arguments are a string that does not hold a JSON object: {msg}"), None);
+                                    return Step::reject(i);
+                                }
+                            }
+                        }
+                        role => {
+                            self.scratch.clear();
+                            let (used, r) = self.sc.feed(rest, Some(&mut self.scratch));
+                            match role {
+                                Role::Name => self.name_raw.push_str(&self.scratch),
+                                Role::Args if self.committed => {
+                                    sink.args(&self.scratch);
+                                }
+                                Role::Args => {
+                                    if let Some(buf) = self.args_buf.as_mut() {
+                                        buf.push_str(&self.scratch);
+                                    }
+                                }
+                                _ => {}
+                            }
+                            if role == Role::Name && self.name_raw.len() > sink.limits.max_name_bytes + 2 {
+                                return self.error(input, i + used, sink, "tool name too long".into());
+                            }
+                            i += used;
+                            match r {
+                                Ok(Progress::More) => {}
+                                Ok(Progress::Done) => {
+                                    self.st = W::After;
+                                    match role {
+                                        Role::Name => {
+                                            let body = &self.name_raw[1..self.name_raw.len() - 1];
+                                            self.name = unescape(body).map(|s| s.trim().to_string());
+                                            if self.args_done && !self.committed && self.name.is_some() {
+                                                self.commit(sink);
+                                            }
+                                        }
+                                        Role::Args => self.args_done = true,
+                                        _ => {}
+                                    }
+                                }
+                                Err(e) => return self.error(input, i, sink, describe(e)),
+                            }
+                        }
+                    }
+                }
+                W::After => {
+                    // A top-level number value ends here; let the scanner know.
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        continue;
+                    }
+                    match bytes[i] {
+                        b',' => {
+                            i += 1;
+                            self.st = W::Key { first: false };
+                        }
+                        b'}' => return self.close(input, i + 1, sink),
+                        b => return self.error(input, i, sink, describe(JsonError::Unexpected(b))),
+                    }
+                }
+            }
+            // A skipped number value ends only at the next byte: the scanner reported Done
+            // without consuming it, which `W::After` now reads.
+        }
+    }
+
+    fn at_eof(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
+        if self.st == W::Value && self.role == Role::Skip && self.sc.finish() {
+            self.st = W::After;
+        }
+        self.st = W::Done;
+        self.failed = true;
+        if !self.committed {
+            self.raw.push_str(&input[..i]);
+            if !self.raw.trim().is_empty() && !(self.strict && self.keys == 0) {
+                sink.diag(Label::Truncation, "the output ended inside a tool call".to_string(), None);
+            }
+            return Step::reject(i);
+        }
+        if sink.in_call() {
+            sink.end_call_truncated();
+        }
+        Step::done(i)
+    }
+}
+
+/// Decodes a JSON string literal's body (after the opening quote) and scans the decoded text
+/// as a JSON object.
+struct StringArgs {
+    esc: u8,
+    u: u32,
+    un: u8,
+    high: Option<u32>,
+    inner: JsonScanner,
+    decoded: String,
+}
+
+const ESC_NONE: u8 = 0;
+const ESC_BACKSLASH: u8 = 1;
+const ESC_U: u8 = 2;
+
+impl StringArgs {
+    fn new(depth: usize) -> Self {
+        StringArgs { esc: ESC_NONE, u: 0, un: 0, high: None, inner: JsonScanner::repairing(Expect::Object, depth), decoded: String::new() }
+    }
+
+    /// True once the inner object began.
+    fn started(&self) -> bool {
+        !self.inner.at_start()
+    }
+
+    /// Feeds the inner scanner with decoded text; output (inner JSON) goes to `out`.
+    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), String> {
+        if self.inner.is_done() {
+            return if s.bytes().all(is_ws) { Ok(()) } else { Err("text after the arguments object".into()) };
+        }
+        let (used, r) = self.inner.feed(s, Some(out));
+        match r {
+            Err(e) => Err(describe(e)),
+            Ok(Progress::Done) if !s[used..].bytes().all(is_ws) => Err("text after the arguments object".into()),
+            Ok(_) => Ok(()),
+        }
+    }
+
+    /// Returns (bytes used, Ok(true) when the string closed).
+    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, String>) {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match self.esc {
+                ESC_NONE => {
+                    let start = i;
+                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' {
+                        i += 1;
+                    }
+                    if i > start {
+                        self.decoded.clear();
+                        self.decoded.push_str(&input[start..i]);
+                        let d = core::mem::take(&mut self.decoded);
+                        let r = self.push_decoded(&d, out);
+                        self.decoded = d;
+                        if let Err(e) = r {
+                            return (i, Err(e));
+                        }
+                    }
+                    if i == bytes.len() {
+                        break;
+                    }
+                    if bytes[i] == b'"' {
+                        i += 1;
+                        if !self.inner.is_done() {
+                            return (i, Err("the string ended before the object did".into()));
+                        }
+                        return (i, Ok(true));
+                    }
+                    self.esc = ESC_BACKSLASH;
+                    i += 1;
+                }
+                ESC_BACKSLASH => {
+                    let c = match bytes[i] {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            self.esc = ESC_U;
+                            self.u = 0;
+                            self.un = 0;
+                            i += 1;
+                            continue;
+                        }
+                        _ => return (i, Err("invalid escape in the arguments string".into())),
+                    };
+                    i += 1;
+                    self.esc = ESC_NONE;
+                    let mut tmp = [0u8; 4];
+                    if let Err(e) = self.push_decoded(c.encode_utf8(&mut tmp), out) {
+                        return (i, Err(e));
+                    }
+                }
+                _ => {
+                    let Some(d) = (bytes[i] as char).to_digit(16) else {
+                        return (i, Err("invalid \\u escape in the arguments string".into()));
+                    };
+                    self.u = self.u * 16 + d;
+                    self.un += 1;
+                    i += 1;
+                    if self.un == 4 {
+                        self.esc = ESC_NONE;
+                        let u = self.u;
+                        let c = if (0xD800..0xDC00).contains(&u) {
+                            self.high = Some(u);
+                            continue;
+                        } else if (0xDC00..0xE000).contains(&u) {
+                            match self.high.take() {
+                                Some(h) => char::from_u32(0x10000 + ((h - 0xD800) << 10) + (u - 0xDC00)).unwrap_or('\u{FFFD}'),
+                                None => '\u{FFFD}',
+                            }
+                        } else {
+                            char::from_u32(u).unwrap_or('\u{FFFD}')
+                        };
+                        let mut tmp = [0u8; 4];
+                        if let Err(e) = self.push_decoded(c.encode_utf8(&mut tmp), out) {
+                            return (i, Err(e));
+                        }
+                    }
+                }
+            }
+        }
+        (i, Ok(false))
+    }
+}

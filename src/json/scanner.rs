@@ -1,0 +1,615 @@
+//! A byte-level streaming JSON validator.
+//!
+//! Contract:
+//! - `feed` consumes a prefix of its input that is a valid continuation of the JSON text seen
+//!   so far, optionally copying it to `out`, and stops at the first byte that is not (`Err`,
+//!   that byte not consumed) or right after the top-level value ends (`Done`; a top-level number
+//!   ends at the first byte that cannot continue it, which is not consumed).
+//! - It never builds a tree; memory is the container stack, bounded by `max_depth`.
+//! - In repair mode, raw control characters inside strings are written escaped and invalid
+//!   escapes are written as literal backslashes; `repairs()` counts them.
+//! - `completion()` returns the shortest suffix that turns the text so far into a valid value
+//!   (used to close arguments cut off by truncation or an error; append-only).
+//! - Leading whitespace before the top-level value is consumed but not copied to `out`.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// Any JSON value.
+    Any,
+    /// The top-level value must be an object.
+    Object,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// All input consumed; the value is not complete yet.
+    More,
+    /// The top-level value is complete.
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonError {
+    /// This byte cannot continue the JSON text.
+    Unexpected(u8),
+    /// Nesting deeper than the configured limit.
+    TooDeep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Esc {
+    None,
+    /// A backslash was consumed (and not yet written).
+    Backslash,
+    /// `\u` and this many hex digits, with their value so far.
+    U(u8, u16),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    E,
+    ESign,
+    Exp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    Start,
+    Value,
+    ArrFirst,
+    ObjFirst,
+    ObjKey,
+    Colon,
+    After,
+    Str { key: bool, esc: Esc, low: bool },
+    Num(Num),
+    Lit { lit: u8, pos: u8 },
+    Done,
+}
+
+const LITS: [&[u8]; 3] = [b"true", b"false", b"null"];
+
+/// See the module docs.
+#[derive(Clone, Debug)]
+pub struct JsonScanner {
+    stack: Vec<u8>,
+    st: St,
+    expect: Expect,
+    max_depth: usize,
+    repair: bool,
+    repairs: u32,
+}
+
+impl JsonScanner {
+    pub fn new(expect: Expect, max_depth: usize) -> Self {
+        JsonScanner { stack: Vec::new(), st: St::Start, expect, max_depth, repair: false, repairs: 0 }
+    }
+
+    /// A scanner that repairs raw control characters and invalid escapes in strings.
+    pub fn repairing(expect: Expect, max_depth: usize) -> Self {
+        JsonScanner { repair: true, ..Self::new(expect, max_depth) }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.st == St::Done
+    }
+
+    /// True before any byte of the value was consumed.
+    pub fn at_start(&self) -> bool {
+        self.st == St::Start
+    }
+
+    /// Current container depth (0 at top level).
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    pub fn in_string(&self) -> bool {
+        matches!(self.st, St::Str { .. })
+    }
+
+    /// Number of repairs made (repair mode only).
+    pub fn repairs(&self) -> u32 {
+        self.repairs
+    }
+
+    /// At end of input: a pending top-level number is complete. Returns whether the value is done.
+    pub fn finish(&mut self) -> bool {
+        if self.stack.is_empty() {
+            if let St::Num(n) = self.st {
+                if matches!(n, Num::Zero | Num::Int | Num::Frac | Num::Exp) {
+                    self.st = St::Done;
+                }
+            }
+        }
+        self.st == St::Done
+    }
+
+    /// The shortest suffix that completes the text consumed so far into a valid value.
+    /// Empty when the value is done. At `Start` this is `{}` for objects and `null` otherwise.
+    pub fn completion(&self) -> String {
+        let mut s = String::new();
+        match self.st {
+            St::Done => return s,
+            St::Start => {
+                s.push_str(if self.expect == Expect::Object { "{}" } else { "null" });
+                return s;
+            }
+            St::Value => s.push_str("null"),
+            St::ArrFirst | St::ObjFirst | St::After => {}
+            St::ObjKey => s.push_str("\"\":null"),
+            St::Colon => s.push_str(":null"),
+            St::Str { key, esc, low } => {
+                match esc {
+                    // The pending backslash was not written: nothing to close.
+                    Esc::Backslash => {
+                        if low {
+                            s.push_str("\\udc00");
+                        }
+                    }
+                    Esc::U(n, v) => {
+                        // Digits written so far: pad to a valid unit, then pair a high surrogate.
+                        let pad = 4 - n as usize;
+                        let value = (v as u32) << (4 * pad as u32);
+                        if low {
+                            s.push_str(&"dc00"[n as usize..]);
+                        } else {
+                            for _ in 0..pad {
+                                s.push('0');
+                            }
+                            if (0xD800..0xDC00).contains(&value) {
+                                s.push_str("\\udc00");
+                            }
+                        }
+                    }
+                    Esc::None => {
+                        if low {
+                            s.push_str("\\udc00");
+                        }
+                    }
+                }
+                s.push('"');
+                if key {
+                    s.push_str(":null");
+                }
+            }
+            St::Num(n) => match n {
+                Num::Minus | Num::Dot | Num::E | Num::ESign => s.push('0'),
+                _ => {}
+            },
+            St::Lit { lit, pos } => {
+                let word = LITS[lit as usize];
+                // Literal bytes are ASCII.
+                s.push_str(core::str::from_utf8(&word[pos as usize..]).unwrap_or(""));
+            }
+        }
+        for &c in self.stack.iter().rev() {
+            s.push(if c == b'{' { '}' } else { ']' });
+        }
+        s
+    }
+
+    /// Feeds `input`; see the module docs. Returns the number of bytes consumed.
+    pub fn feed(&mut self, input: &str, mut out: Option<&mut String>) -> (usize, Result<Progress, JsonError>) {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        // Start of the run of consumed bytes not yet copied to `out`.
+        let mut run = 0;
+        macro_rules! flush {
+            ($end:expr) => {
+                if let Some(o) = out.as_deref_mut() {
+                    o.push_str(&input[run..$end]);
+                }
+            };
+        }
+        while i < bytes.len() {
+            let b = bytes[i];
+            match self.st {
+                St::Done => {
+                    flush!(i);
+                    return (i, Ok(Progress::Done));
+                }
+                St::Start => {
+                    if is_ws(b) {
+                        i += 1;
+                        run = i;
+                        continue;
+                    }
+                    if self.expect == Expect::Object && b != b'{' {
+                        return (i, Err(JsonError::Unexpected(b)));
+                    }
+                    if let Err(e) = self.begin_value(b) {
+                        return (i, Err(e));
+                    }
+                    i += 1;
+                }
+                St::Value | St::ArrFirst => {
+                    if is_ws(b) {
+                        i += 1;
+                        continue;
+                    }
+                    if b == b']' && self.st == St::ArrFirst {
+                        self.stack.pop();
+                        self.after_value();
+                        i += 1;
+                        continue;
+                    }
+                    if let Err(e) = self.begin_value(b) {
+                        flush!(i);
+                        return (i, Err(e));
+                    }
+                    i += 1;
+                }
+                St::ObjFirst | St::ObjKey => {
+                    if is_ws(b) {
+                        i += 1;
+                        continue;
+                    }
+                    if b == b'"' {
+                        self.st = St::Str { key: true, esc: Esc::None, low: false };
+                    } else if b == b'}' && self.st == St::ObjFirst {
+                        self.stack.pop();
+                        self.after_value();
+                    } else {
+                        flush!(i);
+                        return (i, Err(JsonError::Unexpected(b)));
+                    }
+                    i += 1;
+                }
+                St::Colon => {
+                    if is_ws(b) {
+                        i += 1;
+                        continue;
+                    }
+                    if b != b':' {
+                        flush!(i);
+                        return (i, Err(JsonError::Unexpected(b)));
+                    }
+                    self.st = St::Value;
+                    i += 1;
+                }
+                St::After => {
+                    if is_ws(b) {
+                        i += 1;
+                        continue;
+                    }
+                    let top = *self.stack.last().unwrap_or(&b'{');
+                    match b {
+                        b',' => self.st = if top == b'{' { St::ObjKey } else { St::Value },
+                        b'}' if top == b'{' => {
+                            self.stack.pop();
+                            self.after_value();
+                        }
+                        b']' if top == b'[' => {
+                            self.stack.pop();
+                            self.after_value();
+                        }
+                        _ => {
+                            flush!(i);
+                            return (i, Err(JsonError::Unexpected(b)));
+                        }
+                    }
+                    i += 1;
+                }
+                St::Str { key, esc, low } => match esc {
+                    Esc::None => {
+                        if low {
+                            if b != b'\\' {
+                                flush!(i);
+                                return (i, Err(JsonError::Unexpected(b)));
+                            }
+                        } else {
+                            // Fast path over plain string bytes.
+                            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' && bytes[i] >= 0x20 {
+                                i += 1;
+                            }
+                            if i == bytes.len() {
+                                break;
+                            }
+                        }
+                        let b = bytes[i];
+                        if b == b'"' {
+                            if key {
+                                self.st = St::Colon;
+                            } else {
+                                self.after_value();
+                            }
+                            i += 1;
+                        } else if b == b'\\' {
+                            flush!(i);
+                            i += 1;
+                            run = i;
+                            self.st = St::Str { key, esc: Esc::Backslash, low };
+                        } else {
+                            // A raw control character.
+                            if !self.repair {
+                                flush!(i);
+                                return (i, Err(JsonError::Unexpected(b)));
+                            }
+                            flush!(i);
+                            if let Some(o) = out.as_deref_mut() {
+                                push_control_escape(o, b);
+                            }
+                            self.repairs += 1;
+                            i += 1;
+                            run = i;
+                        }
+                    }
+                    Esc::Backslash => {
+                        let valid = matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u');
+                        if low && b != b'u' {
+                            flush!(i);
+                            return (i, Err(JsonError::Unexpected(b)));
+                        }
+                        if valid {
+                            if let Some(o) = out.as_deref_mut() {
+                                o.push('\\');
+                            }
+                            self.st = St::Str { key, esc: if b == b'u' { Esc::U(0, 0) } else { Esc::None }, low };
+                            run = i;
+                            i += 1;
+                        } else if self.repair && b >= 0x20 {
+                            // `\'` means a quote; any other invalid escape keeps its backslash.
+                            if let Some(o) = out.as_deref_mut() {
+                                if b != b'\'' {
+                                    o.push_str("\\\\");
+                                }
+                            }
+                            self.repairs += 1;
+                            self.st = St::Str { key, esc: Esc::None, low };
+                            run = i;
+                            // The byte itself is re-read as a plain string byte.
+                        } else {
+                            flush!(i);
+                            return (i, Err(JsonError::Unexpected(b)));
+                        }
+                    }
+                    Esc::U(n, v) => {
+                        let d = match hex_val(b) {
+                            Some(d) => d,
+                            None => {
+                                flush!(i);
+                                return (i, Err(JsonError::Unexpected(b)));
+                            }
+                        };
+                        // Surrogate discipline, checked digit by digit so that `completion`
+                        // can always close the string.
+                        let ok = if low {
+                            match n {
+                                0 => d == 0xD,
+                                1 => d >= 0xC,
+                                _ => true,
+                            }
+                        } else {
+                            !(n == 1 && v == 0xD && d >= 0xC)
+                        };
+                        if !ok {
+                            flush!(i);
+                            return (i, Err(JsonError::Unexpected(b)));
+                        }
+                        let v = (v << 4) | d as u16;
+                        if n == 3 {
+                            let now_low = !low && (0xD800..0xDC00).contains(&v);
+                            self.st = St::Str { key, esc: Esc::None, low: now_low };
+                        } else {
+                            self.st = St::Str { key, esc: Esc::U(n + 1, v), low };
+                        }
+                        i += 1;
+                    }
+                },
+                St::Num(n) => {
+                    let next = match (n, b) {
+                        (Num::Minus, b'0') => Some(Num::Zero),
+                        (Num::Minus, b'1'..=b'9') => Some(Num::Int),
+                        (Num::Int, b'0'..=b'9') => Some(Num::Int),
+                        (Num::Zero | Num::Int, b'.') => Some(Num::Dot),
+                        (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Some(Num::E),
+                        (Num::Dot | Num::Frac, b'0'..=b'9') => Some(Num::Frac),
+                        (Num::E, b'+' | b'-') => Some(Num::ESign),
+                        (Num::E | Num::ESign | Num::Exp, b'0'..=b'9') => Some(Num::Exp),
+                        _ => None,
+                    };
+                    match next {
+                        Some(s) => {
+                            self.st = St::Num(s);
+                            i += 1;
+                        }
+                        None => {
+                            if matches!(n, Num::Minus | Num::Dot | Num::E | Num::ESign) {
+                                flush!(i);
+                                return (i, Err(JsonError::Unexpected(b)));
+                            }
+                            // The number ended before this byte; re-read it.
+                            self.after_value();
+                        }
+                    }
+                }
+                St::Lit { lit, pos } => {
+                    let word = LITS[lit as usize];
+                    if b != word[pos as usize] {
+                        flush!(i);
+                        return (i, Err(JsonError::Unexpected(b)));
+                    }
+                    if pos as usize + 1 == word.len() {
+                        self.after_value();
+                    } else {
+                        self.st = St::Lit { lit, pos: pos + 1 };
+                    }
+                    i += 1;
+                }
+            }
+        }
+        flush!(i);
+        if self.st == St::Done { (i, Ok(Progress::Done)) } else { (i, Ok(Progress::More)) }
+    }
+
+    fn begin_value(&mut self, b: u8) -> Result<(), JsonError> {
+        self.st = match b {
+            b'{' | b'[' => {
+                if self.stack.len() >= self.max_depth {
+                    return Err(JsonError::TooDeep);
+                }
+                self.stack.push(b);
+                if b == b'{' { St::ObjFirst } else { St::ArrFirst }
+            }
+            b'"' => St::Str { key: false, esc: Esc::None, low: false },
+            b'-' => St::Num(Num::Minus),
+            b'0' => St::Num(Num::Zero),
+            b'1'..=b'9' => St::Num(Num::Int),
+            b't' => St::Lit { lit: 0, pos: 1 },
+            b'f' => St::Lit { lit: 1, pos: 1 },
+            b'n' => St::Lit { lit: 2, pos: 1 },
+            _ => return Err(JsonError::Unexpected(b)),
+        };
+        Ok(())
+    }
+
+    fn after_value(&mut self) {
+        self.st = if self.stack.is_empty() { St::Done } else { St::After };
+    }
+}
+
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+pub(crate) fn push_control_escape(out: &mut String, b: u8) {
+    match b {
+        b'\n' => out.push_str("\\n"),
+        b'\r' => out.push_str("\\r"),
+        b'\t' => out.push_str("\\t"),
+        0x08 => out.push_str("\\b"),
+        0x0c => out.push_str("\\f"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        }
+    }
+}
+
+/// True when `s` is exactly one valid JSON value (whitespace around allowed).
+pub fn is_valid_json(s: &str, expect: Expect) -> bool {
+    let mut sc = JsonScanner::new(expect, 512);
+    let (used, r) = sc.feed(s, None);
+    if r.is_err() {
+        return false;
+    }
+    if !sc.finish() {
+        return false;
+    }
+    s[used..].bytes().all(is_ws)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan_all(s: &str) -> (usize, Result<Progress, JsonError>, String) {
+        let mut sc = JsonScanner::new(Expect::Any, 64);
+        let mut out = String::new();
+        let (n, r) = sc.feed(s, Some(&mut out));
+        (n, r, out)
+    }
+
+    #[test]
+    fn accepts_valid_values() {
+        for s in [
+            "{}", "[]", "0", "-0.5e+10", "\"a\\u00e9\\\"\"", "true", "null", "{\"a\":[1,{\"b\":null}],\"c\":\"\"}",
+            "\"\\ud83d\\ude00\"", " [ 1 , 2 ] ",
+        ] {
+            assert!(is_valid_json(s, Expect::Any), "{s}");
+        }
+    }
+
+    #[test]
+    fn rejects_invalid_values() {
+        for s in ["{,}", "[1,]", "01", "{\"a\" 1}", "\"\\x\"", "tru", "\"\\udc00\"", "\"\\ud800x\"", "{\"a\":1}}", "-", "1."] {
+            assert!(!is_valid_json(s, Expect::Any), "{s}");
+        }
+    }
+
+    #[test]
+    fn copies_consumed_bytes_and_stops_after_value() {
+        let (n, r, out) = scan_all("  {\"a\": [1, 2]} tail");
+        assert_eq!(r, Ok(Progress::Done));
+        assert_eq!(&"  {\"a\": [1, 2]} tail"[..n], "  {\"a\": [1, 2]}");
+        assert_eq!(out, "{\"a\": [1, 2]}");
+    }
+
+    #[test]
+    fn top_level_number_ends_before_terminator() {
+        let (n, r, _) = scan_all("123,");
+        assert_eq!((n, r), (3, Ok(Progress::Done)));
+    }
+
+    #[test]
+    fn completion_closes_every_prefix() {
+        let full = r#"{"a": [1, -2.5e3, true, null, "x\"y\u00e9\ud83d\ude00"], "b": {"c": false}, "d": ""}"#;
+        for cut in 0..=full.len() {
+            if !full.is_char_boundary(cut) {
+                continue;
+            }
+            let mut sc = JsonScanner::new(Expect::Object, 64);
+            let mut out = String::new();
+            let (_, r) = sc.feed(&full[..cut], Some(&mut out));
+            assert!(r.is_ok(), "cut {cut}");
+            let completed = format!("{}{}", out, sc.completion());
+            assert!(is_valid_json(&completed, Expect::Object), "cut {cut}: {completed}");
+        }
+    }
+
+    #[test]
+    fn chunked_feed_copies_the_same_text() {
+        let full = r#"{"k": "v\\\"w\u0041", "n": [10, 20.5]}"#;
+        for cut in 0..=full.len() {
+            let mut sc = JsonScanner::new(Expect::Object, 64);
+            let mut out = String::new();
+            let (a, r1) = sc.feed(&full[..cut], Some(&mut out));
+            assert_eq!(a, cut);
+            assert!(r1.is_ok());
+            let (_, r2) = sc.feed(&full[cut..], Some(&mut out));
+            assert_eq!(r2, Ok(Progress::Done));
+            assert_eq!(out, full);
+        }
+    }
+
+    #[test]
+    fn repair_mode_escapes_control_characters_and_bad_escapes() {
+        let mut sc = JsonScanner::repairing(Expect::Object, 64);
+        let mut out = String::new();
+        let (_, r) = sc.feed("{\"a\": \"x\ny\\q\\'z\"}", Some(&mut out));
+        assert_eq!(r, Ok(Progress::Done));
+        assert_eq!(out, "{\"a\": \"x\\ny\\\\q'z\"}");
+        assert_eq!(sc.repairs(), 3);
+        assert!(is_valid_json(&out, Expect::Object));
+    }
+
+    #[test]
+    fn depth_limit() {
+        let mut sc = JsonScanner::new(Expect::Any, 3);
+        let (n, r) = sc.feed("[[[[1]]]]", None);
+        assert_eq!((n, r), (3, Err(JsonError::TooDeep)));
+    }
+
+    #[test]
+    fn object_expected() {
+        let mut sc = JsonScanner::new(Expect::Object, 3);
+        assert_eq!(sc.feed("  [1]", None), (2, Err(JsonError::Unexpected(b'['))));
+    }
+}

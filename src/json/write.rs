@@ -1,0 +1,184 @@
+//! Writing JSON text: string escaping and an incremental arguments-object writer.
+
+/// Appends `s` as a JSON string literal (quotes included). Non-ASCII is kept as is.
+pub fn push_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// Appends the JSON-escaped body of `s` (no quotes).
+pub fn push_escaped(out: &mut String, s: &str) {
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            out.push_str(&s[run..i]);
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                _ => super::scanner::push_control_escape(out, b),
+            }
+            run = i + 1;
+        }
+    }
+    out.push_str(&s[run..]);
+}
+
+/// Decodes the body of a JSON string literal (no quotes). Returns `None` on an invalid escape.
+/// Lone surrogates decode to U+FFFD.
+pub fn unescape(body: &str) -> Option<String> {
+    if !body.contains('\\') {
+        return Some(body.to_string());
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '/' => out.push('/'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'u' => {
+                let hi = hex4(&mut chars)?;
+                if (0xD800..0xDC00).contains(&hi) {
+                    let mut look = chars.clone();
+                    if look.next() == Some('\\') && look.next() == Some('u') {
+                        if let Some(lo) = hex4(&mut look) {
+                            if (0xDC00..0xE000).contains(&lo) {
+                                chars = look;
+                                let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                                out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                                continue;
+                            }
+                        }
+                    }
+                    out.push('\u{FFFD}');
+                } else {
+                    out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn hex4(chars: &mut core::str::Chars) -> Option<u32> {
+    let mut v = 0;
+    for _ in 0..4 {
+        v = v * 16 + chars.next()?.to_digit(16)?;
+    }
+    Some(v)
+}
+
+/// Builds an arguments object `{"k": v, ...}` incrementally, for families whose arguments are
+/// not JSON on the wire (XML parameters, pythonic, key-value). Each method appends the next
+/// fragment to `out`; the fragments concatenate to one valid object once `close` is called.
+#[derive(Clone, Debug, Default)]
+pub struct ObjectWriter {
+    /// Number of keys written.
+    keys: usize,
+    /// A string value is open.
+    in_string: bool,
+    closed: bool,
+}
+
+impl ObjectWriter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys == 0
+    }
+
+    /// Writes `{"key": ` or `, "key": `.
+    pub fn key(&mut self, key: &str, out: &mut String) {
+        debug_assert!(!self.in_string && !self.closed);
+        out.push_str(if self.keys == 0 { "{" } else { ", " });
+        push_json_string(out, key);
+        out.push_str(": ");
+        self.keys += 1;
+    }
+
+    /// Writes a complete JSON value after `key`.
+    pub fn raw_value(&mut self, json: &str, out: &mut String) {
+        out.push_str(json);
+    }
+
+    /// Opens a string value after `key`.
+    pub fn open_string(&mut self, out: &mut String) {
+        out.push('"');
+        self.in_string = true;
+    }
+
+    /// Appends characters to the open string value, escaped.
+    pub fn string_chunk(&mut self, s: &str, out: &mut String) {
+        debug_assert!(self.in_string);
+        push_escaped(out, s);
+    }
+
+    pub fn close_string(&mut self, out: &mut String) {
+        out.push('"');
+        self.in_string = false;
+    }
+
+    /// Closes the object: `}`, or `{}` when no key was written.
+    pub fn close(&mut self, out: &mut String) {
+        if self.in_string {
+            self.close_string(out);
+        }
+        if !self.closed {
+            out.push_str(if self.keys == 0 { "{}" } else { "}" });
+            self.closed = true;
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_unescapes() {
+        let s = "a\"b\\c\nd\u{1}é😀";
+        let mut out = String::new();
+        push_json_string(&mut out, s);
+        assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001é😀\"");
+        assert_eq!(unescape(&out[1..out.len() - 1]).as_deref(), Some(s));
+        assert_eq!(unescape("\\ud83d\\ude00").as_deref(), Some("😀"));
+        assert_eq!(unescape("\\q"), None);
+    }
+
+    #[test]
+    fn object_writer_builds_valid_json() {
+        let mut w = ObjectWriter::new();
+        let mut out = String::new();
+        w.close(&mut out);
+        assert_eq!(out, "{}");
+        let mut w = ObjectWriter::new();
+        let mut out = String::new();
+        w.key("city", &mut out);
+        w.open_string(&mut out);
+        w.string_chunk("Dal", &mut out);
+        w.string_chunk("las\"", &mut out);
+        w.close_string(&mut out);
+        w.key("n", &mut out);
+        w.raw_value("5", &mut out);
+        w.close(&mut out);
+        assert_eq!(out, "{\"city\": \"Dallas\\\"\", \"n\": 5}");
+    }
+}

@@ -1,0 +1,38 @@
+//! toolwire: incremental tool-call parsing for every vLLM parser family.
+//!
+//! Feed model output in chunks of any size; get events as the model writes them: text,
+//! reasoning, tool-call start (name first), argument fragments, end, diagnostics.
+//!
+//! ```
+//! use toolwire::{Options, ToolCallParser, Event};
+//! let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
+//! let mut events = p.push("Sure.<tool_call>{\"name\": \"get_weather\", \"argu");
+//! events.extend(p.push("ments\": {\"city\": \"Paris\"}}</tool_call>"));
+//! events.extend(p.finish());
+//! assert_eq!(events[0], Event::Text("Sure.".into()));
+//! assert!(matches!(&events[1], Event::ToolCallStart { name, .. } if name == "get_weather"));
+//! ```
+//!
+//! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
+//! wasm-bindgen. See ARCHITECTURE.md for the layers.
+
+pub mod detect;
+pub mod engine;
+pub mod event;
+pub mod families;
+pub mod json;
+pub mod limits;
+pub mod parser;
+pub mod reasoning;
+pub mod scan;
+pub mod sink;
+pub mod syntax;
+pub mod tools;
+pub mod utf8;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
+pub use limits::Limits;
+pub use parser::{parse, Error, Options, ToolCallParser};

@@ -1,0 +1,171 @@
+//! The public streaming API: `ToolCallParser` and the one-shot `parse`.
+
+use crate::engine::Engine;
+use crate::event::{Event, ParseResult};
+use crate::families;
+use crate::limits::Limits;
+use crate::reasoning;
+use crate::sink::Sink;
+use crate::syntax::{Family, Reasoning};
+use crate::tools::Tools;
+use crate::utf8::Utf8Decoder;
+
+/// An error building a parser (unknown parser id, bad tools). The message names the valid
+/// options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, limits?}`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A family id or alias, or `"auto"` (detect from `model`, else `generic`).
+    pub parser: String,
+    /// The model name, used by `"auto"`.
+    pub model: Option<String>,
+    /// OpenAI tool definitions, as JSON.
+    pub tools: Option<serde_json::Value>,
+    /// A reasoning parser id (vLLM `--reasoning-parser`).
+    pub reasoning: Option<String>,
+    /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
+    /// `parse()` results. Default: the family's setting (off for most).
+    pub recover: Option<bool>,
+    /// Prefix of generated call ids (`call_` by default): ids are `{prefix}{index}`.
+    pub id_prefix: Option<String>,
+    pub limits: Limits,
+}
+
+impl Options {
+    pub fn new(parser: &str) -> Self {
+        Options { parser: parser.to_string(), ..Default::default() }
+    }
+}
+
+/// Resolves a parser name (or `auto` + model) to a family.
+pub fn resolve_family(parser: &str, model: Option<&str>) -> Result<&'static Family, Error> {
+    if parser.trim().eq_ignore_ascii_case("auto") || parser.trim().is_empty() {
+        let id = model.and_then(crate::detect::detect_parser).unwrap_or("generic");
+        return families::find(id).ok_or_else(|| Error(format!("internal: detected parser `{id}` is not registered")));
+    }
+    families::find(parser).ok_or_else(|| {
+        Error(format!("unknown parser `{parser}`; valid parsers: auto, {}", families::names().join(", ")))
+    })
+}
+
+fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning>, Error> {
+    match name {
+        None => Ok(None),
+        Some(n) if n.trim().is_empty() => Ok(None),
+        Some(n) => reasoning::find(n).map(Some).ok_or_else(|| {
+            Error(format!("unknown reasoning parser `{n}`; valid reasoning parsers: {}", reasoning::names().join(", ")))
+        }),
+    }
+}
+
+/// A streaming parser: feed chunks of any size, get events (contract §3).
+pub struct ToolCallParser {
+    family: &'static Family,
+    engine: Engine,
+    sink: Sink,
+    utf8: Utf8Decoder,
+    scratch: String,
+    finished: bool,
+    recover: Option<bool>,
+}
+
+impl ToolCallParser {
+    pub fn new(opts: &Options) -> Result<ToolCallParser, Error> {
+        let family = resolve_family(&opts.parser, opts.model.as_deref())?;
+        let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
+        let tools = match &opts.tools {
+            None | Some(serde_json::Value::Null) => None,
+            Some(v) => Some(Tools::from_json(v).map_err(Error)?),
+        };
+        let engine = Engine::new(&family.syntax, reasoning, reasoning.is_some_and(|r| r.implicit_start));
+        let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
+        let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
+        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, recover: opts.recover })
+    }
+
+    /// The resolved family id.
+    pub fn parser_id(&self) -> &'static str {
+        self.family.id
+    }
+
+    /// Whether `parse()`-style results keep repaired calls.
+    pub fn keeps_repaired(&self) -> bool {
+        self.recover.unwrap_or(self.family.syntax.keep_repaired)
+    }
+
+    /// Feeds a text chunk; returns the events it completes.
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.push_into(chunk, &mut out);
+        out
+    }
+
+    /// Like `push`, appending to `out`.
+    pub fn push_into(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        if self.finished {
+            return;
+        }
+        self.engine.push(chunk, &mut self.sink);
+        self.sink.drain_into(out);
+    }
+
+    /// Feeds bytes; a UTF-8 sequence split across chunks is joined (invalid bytes become U+FFFD).
+    pub fn push_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
+        let mut text = core::mem::take(&mut self.scratch);
+        text.clear();
+        self.utf8.decode(bytes, &mut text);
+        self.push_into(&text, out);
+        self.scratch = text;
+    }
+
+    /// Ends the input: flushes held text and ends an open call (reporting truncation).
+    /// Later calls to `push` and `finish` return nothing.
+    pub fn finish(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.finish_into(&mut out);
+        out
+    }
+
+    pub fn finish_into(&mut self, out: &mut Vec<Event>) {
+        if self.finished {
+            return;
+        }
+        let mut tail = String::new();
+        self.utf8.finish(&mut tail);
+        if !tail.is_empty() {
+            self.engine.push(&tail, &mut self.sink);
+        }
+        self.engine.finish(&mut self.sink);
+        self.finished = true;
+        self.sink.drain_into(out);
+    }
+
+    /// Bytes held undecided right now (hold-back).
+    pub fn held_len(&self) -> usize {
+        self.engine.held_len()
+    }
+
+    /// The bound on `held_len` (contract invariant 5).
+    pub fn hold_bound(&self) -> usize {
+        self.engine.hold_bound()
+    }
+}
+
+/// Parses a whole text: exactly streaming it in one chunk and calling `finish`.
+pub fn parse(text: &str, opts: &Options) -> Result<ParseResult, Error> {
+    let mut p = ToolCallParser::new(opts)?;
+    let mut events = p.push(text);
+    p.finish_into(&mut events);
+    Ok(ParseResult::from_events(&events, p.keeps_repaired()))
+}

@@ -1,0 +1,146 @@
+//! The vocabulary in which families are described as data.
+//!
+//! A family is a `Syntax`: which markers open and close the tool region, and which payload
+//! reader reads what comes after an opening marker. The sequencer (`engine.rs`) is the same for
+//! every family; payload readers are a handful of reusable grammar pieces.
+
+use crate::engine::Reader;
+use crate::sink::IdStyle;
+
+/// Keys of a JSON call object such as `{"name": "f", "arguments": {...}}`.
+#[derive(Clone, Copy, Debug)]
+pub struct Wrapper {
+    /// Keys whose string value is the tool name, in order of preference.
+    pub name_keys: &'static [&'static str],
+    /// Keys whose value is the arguments object (or a JSON string holding it).
+    pub args_keys: &'static [&'static str],
+    /// Single-key objects `{"NAME": {args}}` (Apertus).
+    pub key_is_name: bool,
+}
+
+impl Wrapper {
+    /// The spellings seen across families: `name`/`tool_name`; `arguments`/`parameters`/`args`/`input`.
+    pub const STANDARD: Wrapper = Wrapper {
+        name_keys: &["name", "tool_name"],
+        args_keys: &["arguments", "parameters", "args", "input"],
+        key_is_name: false,
+    };
+    /// `{"fn_name": {args}}`.
+    pub const KEY_IS_NAME: Wrapper = Wrapper { name_keys: &[], args_keys: &[], key_is_name: true };
+}
+
+/// How JSON call objects are laid out after the opening marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonShape {
+    /// One call object.
+    Object,
+    /// An array of call objects; `]` ends the payload.
+    Array,
+    /// An array or a single object, decided by the first byte.
+    ObjectOrArray,
+    /// Call objects separated by this byte (Llama 3 uses `;`).
+    Sequence(u8),
+}
+
+/// A name then raw JSON arguments: `NAME<sep>{...}` (Mistral v11, Kimi K2, DeepSeek V3.1, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct NamedJson {
+    /// Skipped (after optional whitespace) before the name, when present.
+    pub name_open: &'static [&'static str],
+    /// Markers that end the name (consumed). Text before the first of them is the name.
+    pub name_close: &'static [&'static str],
+    /// Characters that end the name and start the arguments (not consumed), e.g. `{`.
+    pub name_stop: &'static [u8],
+    /// Skipped (after optional whitespace) between the name and the JSON, when present.
+    pub args_open: &'static [&'static str],
+    /// Skipped (after optional whitespace) after the JSON, when present.
+    pub args_close: &'static [&'static str],
+    /// A `TYPE<sep>` prefix before the name (DeepSeek V3 `function<｜tool▁sep｜>`).
+    pub type_sep: Option<&'static str>,
+    /// The header is an id like `functions.NAME:IDX`: the id is kept and the name extracted.
+    pub kimi_header: bool,
+}
+
+impl NamedJson {
+    pub const NONE: NamedJson = NamedJson {
+        name_open: &[],
+        name_close: &[],
+        name_stop: &[],
+        args_open: &[],
+        args_close: &[],
+        type_sep: None,
+        kimi_header: false,
+    };
+}
+
+/// What follows an opening marker.
+#[derive(Clone, Copy)]
+pub enum Payload {
+    /// No tool calls: everything is content (the `openai` passthrough).
+    None,
+    /// JSON call objects (keys per `Wrapper`).
+    Json(JsonShape, Wrapper),
+    /// A name, then raw JSON arguments.
+    Named(&'static NamedJson),
+    /// A family-specific reader, made fresh for each payload; `bare` is true when the opening
+    /// marker belongs to the payload.
+    Custom(fn(bare: bool) -> Box<dyn Reader>),
+}
+
+/// A family's wire format. Empty marker lists mean "none".
+#[derive(Clone, Copy)]
+pub struct Syntax {
+    /// Open a section that holds one or more payloads (e.g. `<|tool_calls_section_begin|>`).
+    pub section: &'static [&'static str],
+    /// Close a section.
+    pub section_end: &'static [&'static str],
+    /// Open a payload; consumed (e.g. `<tool_call>`). Recognised in content and in sections.
+    pub start: &'static [&'static str],
+    /// Open a payload and belong to it (e.g. `{` for bare JSON).
+    pub bare: &'static [&'static str],
+    /// Close a payload; consumed after it, optional.
+    pub end: &'static [&'static str],
+    /// Swallowed in content (role and turn tokens that are not text).
+    pub ignore: &'static [&'static str],
+    pub payload: Payload,
+    /// `parse()` keeps calls whose arguments the parser had to close (vLLM recovers them for
+    /// some families, e.g. Gemma 4). Overridden by the `recover` option.
+    pub keep_repaired: bool,
+}
+
+impl Syntax {
+    pub const NONE: Syntax = Syntax {
+        section: &[],
+        section_end: &[],
+        start: &[],
+        bare: &[],
+        end: &[],
+        ignore: &[],
+        payload: Payload::None,
+        keep_repaired: false,
+    };
+}
+
+/// One parser family: a vLLM `--tool-call-parser` name and its aliases.
+#[derive(Clone, Copy)]
+pub struct Family {
+    pub id: &'static str,
+    pub aliases: &'static [&'static str],
+    /// Public model names this family reads (for `parsers()` and detection).
+    pub models: &'static [&'static str],
+    pub description: &'static str,
+    pub syntax: Syntax,
+    pub id_style: IdStyle,
+}
+
+/// Reasoning markers (a vLLM `--reasoning-parser`).
+#[derive(Clone, Copy, Debug)]
+pub struct Reasoning {
+    pub id: &'static str,
+    pub aliases: &'static [&'static str],
+    pub start: &'static [&'static str],
+    pub end: &'static [&'static str],
+    /// Output begins inside reasoning; only an end marker (or a tool call) closes it.
+    pub implicit_start: bool,
+    pub description: &'static str,
+}
