@@ -25,6 +25,7 @@ pub mod limits;
 pub mod parser;
 pub mod reasoning;
 pub mod scan;
+pub mod schema;
 pub mod sink;
 pub mod syntax;
 pub mod tools;

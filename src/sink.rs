@@ -80,6 +80,33 @@ impl Sink {
         self.open.as_ref().map_or(0, |c| c.args.len())
     }
 
+    /// True when a text value of parameter `key` of the open call streams as a JSON string
+    /// (no tools, undeclared, or a string-only schema). See `Tools::streams_as_string`.
+    pub fn param_streams_as_string(&self, key: &str) -> bool {
+        match (&self.tools, self.call_name()) {
+            (Some(t), Some(name)) => t.streams_as_string(name, key),
+            _ => true,
+        }
+    }
+
+    /// The JSON text of a text value of parameter `key` of the open call, coerced by the
+    /// declared schema (a JSON string when there is none). A value that matches none of the
+    /// declared types keeps its raw form and is reported as `type_coercion`.
+    pub fn coerce_param(&mut self, key: &str, text: &str) -> String {
+        let (Some(tools), Some(name)) = (&self.tools, self.call_name()) else {
+            let mut s = String::new();
+            crate::json::write::push_json_string(&mut s, text);
+            return s;
+        };
+        let c = tools.coerce_text(name, key, text);
+        if !c.ok {
+            let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
+            let msg = format!("`{name}`.`{key}`: expected {expected}, got {text:?}; kept as given");
+            self.call_diag(Label::TypeCoercion, msg);
+        }
+        c.value.to_string()
+    }
+
     pub fn text(&mut self, s: &str) {
         if s.is_empty() {
             return;

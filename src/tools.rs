@@ -53,9 +53,31 @@ impl Tools {
         format!("`{name}` is not a declared tool (declared: {})", names.join(", "))
     }
 
-    /// The schema of parameter `key` of tool `name`, if declared.
-    pub fn param_schema(&self, name: &str, key: &str) -> Option<&Value> {
-        self.get(name)?.parameters.get("properties")?.get(key)
+    /// The schema of parameter `key` of tool `name` and the tool's parameters schema (the root
+    /// for `$ref`), if declared.
+    pub fn param(&self, name: &str, key: &str) -> Option<(&Value, &Value)> {
+        let root = &self.get(name)?.parameters;
+        Some((crate::schema::property(root, key, root)?, root))
+    }
+
+    /// True when a text value of this parameter streams as a JSON string: the tool or the
+    /// parameter is undeclared, its schema names no type, or only `string`.
+    pub fn streams_as_string(&self, name: &str, key: &str) -> bool {
+        match self.param(name, key) {
+            None => true,
+            Some((schema, root)) => {
+                let t = crate::schema::types(schema, root);
+                t.is_empty() || t.only_string()
+            }
+        }
+    }
+
+    /// Coerces a text value of parameter `key` of tool `name` (vLLM's type ladder).
+    pub fn coerce_text(&self, name: &str, key: &str, text: &str) -> crate::schema::coerce::Coerced {
+        match self.param(name, key) {
+            Some((schema, root)) => crate::schema::coerce::coerce_text(text, Some(schema), root),
+            None => crate::schema::coerce::coerce_text(text, None, &Value::Null),
+        }
     }
 
     /// Checks a finished call's arguments against the tool's schema; pushes diagnostics.

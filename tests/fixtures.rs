@@ -5,14 +5,31 @@ mod common;
 use common::*;
 use toolwire::ToolCallParser;
 
-/// Corpus parsers whose family is not implemented yet. Must shrink to empty.
-const PENDING: &[&str] = &[
-    "apertus", "beam", "deepseek_v3", "deepseek_v31", "deepseek_v32", "deepseek_v4", "deepseek_v41", "dots",
-    "functiongemma", "gemma4", "glm45", "glm47", "granite", "granite-20b-fc", "hf", "hy_v3", "inkling", "k2_horizon",
-    "kimi_k2", "lfm2", "ling3", "llama3_json", "llama4_pythonic", "minicpm5", "minimax_m2", "minimax_m3", "mistral",
-    "muse", "muse_glimmer", "olmo3", "phi4_mini_json", "poolside_v1", "pythonic", "qwen3_coder", "seed_oss", "step3",
-    "step3p5", "xlam",
+/// vLLM 0.33.0's 58 `--tool-call-parser` names, plus ours.
+const REQUIRED: &[&str] = &[
+    "dots", "deepseek_v3", "deepseek_v31", "deepseek_v32", "deepseek_v4", "deepseek_v41", "cohere_command3",
+    "cohere_command4", "ernie45", "glm45", "glm47", "ling3", "granite-20b-fc", "granite", "granite4", "hermes", "hf",
+    "beam", "poolside_v1", "hunyuan_a13b", "hy_v3", "hy_v4", "internlm", "jamba", "lfm2", "kimi_k2", "kimi_k3",
+    "k2_horizon", "llama3_json", "llama4_json", "llama4_pythonic", "longcat", "mimo", "minimax_m2", "minimax_m3",
+    "minicpm5", "mistral", "olmo3", "plamo3", "muse", "muse_glimmer", "musespark1x", "openai", "phi4_mini_json",
+    "pythonic", "qwen3_coder", "qwen3_json", "qwen3_xml", "seed_oss", "step3", "step3p5", "step5", "inkling", "xlam",
+    "gigachat3", "functiongemma", "gemma4", "apertus", "minimax", "generic",
 ];
+
+#[test]
+fn required_names_are_distinct() {
+    let mut v = REQUIRED.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    assert_eq!(v.len(), 58 + 2, "58 vLLM names plus minimax and generic (openai is one of vLLM's)");
+}
+
+#[test]
+#[ignore = "until every family lands (issue 3)"]
+fn every_required_name_is_registered() {
+    let missing: Vec<_> = REQUIRED.iter().filter(|n| toolwire::families::find(n).is_none()).collect();
+    assert!(missing.is_empty(), "not registered: {missing:?}");
+}
 
 fn bound(f: &Fixture) -> usize {
     ToolCallParser::new(&f.options()).map(|p| p.hold_bound()).unwrap_or(usize::MAX)
@@ -50,19 +67,10 @@ fn own_fixtures_hold_every_invariant() {
 #[test]
 fn vllm_corpus() {
     let all = corpus_fixtures();
-    let mut pending = Vec::new();
-    let mut runnable = Vec::new();
-    for f in all {
-        if toolwire::families::find(&f.parser).is_some() {
-            runnable.push(f);
-        } else {
-            assert!(PENDING.contains(&f.parser.as_str()), "corpus parser `{}` is neither registered nor pending", f.parser);
-            pending.push(f.parser.clone());
-        }
+    let (runnable, pending): (Vec<_>, Vec<_>) = all.into_iter().partition(|f| toolwire::families::find(&f.parser).is_some());
+    for f in &pending {
+        assert!(REQUIRED.contains(&f.parser.as_str()), "corpus parser `{}` is not a known name", f.parser);
     }
-    for p in PENDING {
-        assert!(toolwire::families::find(p).is_none(), "`{p}` is registered now: remove it from PENDING");
-    }
-    eprintln!("corpus: {} vectors run, {} pending", runnable.len(), pending.len());
+    eprintln!("corpus: {} vectors run, {} for families not registered yet", runnable.len(), pending.len());
     run(runnable);
 }

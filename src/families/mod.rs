@@ -3,13 +3,29 @@
 //! Families are grouped by payload kind, one file per group. To add a family, add an entry to
 //! the group's list; `ALL` chains the groups.
 
+mod channels;
+mod json_bare;
+mod json_named;
 mod json_tags;
+mod pythonic;
+mod template;
+mod xml;
 
 use crate::syntax::Family;
 
 /// Every family, grouped by payload kind.
 pub fn all() -> impl Iterator<Item = &'static Family> {
-    json_tags::FAMILIES.iter()
+    [
+        json_tags::FAMILIES,
+        json_named::FAMILIES,
+        json_bare::FAMILIES,
+        channels::FAMILIES,
+        xml::FAMILIES,
+        pythonic::FAMILIES,
+        template::FAMILIES,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// Looks up a family by id or alias (case-insensitive; `-` and `_` are interchangeable).

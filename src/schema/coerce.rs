@@ -1,0 +1,294 @@
+//! vLLM's type ladder: turning parameter values given as text (XML, key-value formats) into
+//! JSON of the declared type.
+//!
+//! Contract (vllm-parsers.md §0.1): with no schema, or a schema that names no type, a value
+//! stays a string. Otherwise the allowed types are tried in the order null > integer > number >
+//! boolean > object > array > string and the first that accepts the text wins. When none does,
+//! the text is parsed as JSON if that works and `string` is not allowed, else kept as a string;
+//! either way `Coerced::ok` is false so the caller can report `type_coercion`. Coercion never
+//! fails and never drops a value.
+
+use super::{items, property, resolve, types, Ty, Types};
+use serde_json::{Map, Number, Value};
+
+/// A coerced value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coerced {
+    pub value: Value,
+    /// False when the value matches none of the declared types (raw value kept).
+    pub ok: bool,
+}
+
+/// Coerces a textual value by `schema` (`None`: no schema, stays a string).
+pub fn coerce_text(text: &str, schema: Option<&Value>, root: &Value) -> Coerced {
+    let allowed = schema.map(|s| types(s, root)).unwrap_or_default();
+    if allowed.is_empty() {
+        return Coerced { value: Value::String(text.to_string()), ok: true };
+    }
+    for ty in allowed.iter() {
+        if let Some(v) = try_as(text, ty) {
+            let v = match (ty, schema) {
+                (Ty::Object | Ty::Array, Some(s)) => coerce_value(&v, s, root).value,
+                _ => v,
+            };
+            return Coerced { value: v, ok: true };
+        }
+    }
+    if !allowed.has(Ty::String) {
+        if let Ok(v) = serde_json::from_str::<Value>(text.trim()) {
+            return Coerced { value: v, ok: false };
+        }
+    }
+    Coerced { value: Value::String(text.to_string()), ok: false }
+}
+
+/// Coerces a JSON value by `schema`: strings go through the ladder; other values of a type the
+/// schema does not allow are re-serialised and coerced (a number under `string` becomes "5");
+/// objects and arrays are coerced member by member.
+pub fn coerce_value(v: &Value, schema: &Value, root: &Value) -> Coerced {
+    let allowed = types(schema, root);
+    let s = resolve(schema, root).unwrap_or(schema);
+    match v {
+        Value::String(text) => {
+            if allowed.is_empty() || allowed.has(Ty::String) {
+                return Coerced { value: v.clone(), ok: true };
+            }
+            coerce_text(text, Some(schema), root)
+        }
+        _ if !allowed.is_empty() && !type_allowed(v, allowed) => {
+            let text = match v {
+                Value::Null => "null".to_string(),
+                other => other.to_string(),
+            };
+            coerce_text(&text, Some(schema), root)
+        }
+        Value::Object(m) => {
+            let mut ok = true;
+            let mut out = Map::new();
+            for (k, x) in m {
+                match property(s, k, root) {
+                    Some(ps) => {
+                        let c = coerce_value(x, ps, root);
+                        ok &= c.ok;
+                        out.insert(k.clone(), c.value);
+                    }
+                    None => {
+                        out.insert(k.clone(), x.clone());
+                    }
+                }
+            }
+            Coerced { value: Value::Object(out), ok }
+        }
+        Value::Array(a) => match items(s, root) {
+            Some(is) => {
+                let mut ok = true;
+                let out = a
+                    .iter()
+                    .map(|x| {
+                        let c = coerce_value(x, is, root);
+                        ok &= c.ok;
+                        c.value
+                    })
+                    .collect();
+                Coerced { value: Value::Array(out), ok }
+            }
+            None => Coerced { value: v.clone(), ok: true },
+        },
+        _ => Coerced { value: v.clone(), ok: true },
+    }
+}
+
+fn type_allowed(v: &Value, allowed: Types) -> bool {
+    match Ty::of(v) {
+        Ty::Integer => allowed.has(Ty::Integer) || allowed.has(Ty::Number),
+        t => allowed.has(t),
+    }
+}
+
+fn try_as(text: &str, ty: Ty) -> Option<Value> {
+    match ty {
+        Ty::Null => text.trim().eq_ignore_ascii_case("null").then_some(Value::Null),
+        Ty::Integer => py_int(text).map(int_value),
+        Ty::Number => match py_int(text) {
+            Some(digits) => Some(int_value(digits)),
+            None => {
+                let f = py_float(text)?;
+                Some(float_value(f))
+            }
+        },
+        Ty::Boolean => match text.trim().to_ascii_lowercase().as_str() {
+            "true" | "1" => Some(Value::Bool(true)),
+            "false" | "0" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        Ty::Object => serde_json::from_str::<Value>(text.trim()).ok().filter(Value::is_object),
+        Ty::Array => serde_json::from_str::<Value>(text.trim()).ok().filter(Value::is_array),
+        Ty::String => Some(Value::String(text.to_string())),
+    }
+}
+
+/// JSON for an integer given as normalised digits (`-` allowed): an exact `Number` when it fits,
+/// else a float.
+fn int_value(digits: String) -> Value {
+    if let Ok(i) = digits.parse::<i64>() {
+        return Value::Number(i.into());
+    }
+    if let Ok(u) = digits.parse::<u64>() {
+        return Value::Number(u.into());
+    }
+    digits.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number).unwrap_or(Value::String(digits))
+}
+
+/// A finite float; integral values within ±2^53 become integers (vLLM returns an int).
+fn float_value(f: f64) -> Value {
+    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
+        return Value::Number((f as i64).into());
+    }
+    Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)
+}
+
+/// Python `int(text)`: surrounding whitespace, an optional sign, digits with single underscores
+/// between them. Returns normalised digits (no `+`, no underscores, no leading zeros).
+pub fn py_int(text: &str) -> Option<String> {
+    let t = text.trim();
+    let (neg, body) = match t.as_bytes().first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let digits = digits_with_underscores(body)?;
+    let digits = digits.trim_start_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    Some(if neg && digits != "0" { format!("-{digits}") } else { digits.to_string() })
+}
+
+/// Digits with single underscores between them, underscores removed.
+fn digits_with_underscores(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    if b.is_empty() || !b[0].is_ascii_digit() || !b[b.len() - 1].is_ascii_digit() {
+        return None;
+    }
+    let mut out = String::with_capacity(b.len());
+    let mut prev_us = false;
+    for &c in b {
+        if c == b'_' {
+            if prev_us {
+                return None;
+            }
+            prev_us = true;
+        } else if c.is_ascii_digit() {
+            prev_us = false;
+            out.push(c as char);
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Python `float(text)` restricted to finite values.
+pub fn py_float(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (sign, body) = match t.as_bytes().first()? {
+        b'-' => ("-", &t[1..]),
+        b'+' => ("", &t[1..]),
+        _ => ("", t),
+    };
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (mantissa, None),
+    };
+    let int_d = if int.is_empty() { String::new() } else { digits_with_underscores(int)? };
+    let frac_d = match frac {
+        Some("") => String::new(),
+        Some(f) => digits_with_underscores(f)?,
+        None => String::new(),
+    };
+    if int_d.is_empty() && frac_d.is_empty() {
+        return None;
+    }
+    let mut norm = format!("{sign}{}.{}", if int_d.is_empty() { "0" } else { &int_d }, if frac_d.is_empty() { "0" } else { &frac_d });
+    if let Some(e) = exp {
+        let (es, ed) = match e.as_bytes().first()? {
+            b'-' => ("-", &e[1..]),
+            b'+' => ("", &e[1..]),
+            _ => ("", e),
+        };
+        norm.push('e');
+        norm.push_str(es);
+        norm.push_str(&digits_with_underscores(ed)?);
+    }
+    norm.parse::<f64>().ok().filter(|f| f.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn c(text: &str, schema: Value) -> (Value, bool) {
+        let r = coerce_text(text, Some(&schema), &schema);
+        (r.value, r.ok)
+    }
+
+    #[test]
+    fn ladder_table() {
+        let cases: &[(&str, Value, Value, bool)] = &[
+            ("42", json!({"type": "integer"}), json!(42), true),
+            (" +4_2 ", json!({"type": "int"}), json!(42), true),
+            ("007", json!({"type": "integer"}), json!(7), true),
+            ("4.5", json!({"type": "integer"}), json!(4.5), false),
+            ("abc", json!({"type": "integer"}), json!("abc"), false),
+            ("3.0", json!({"type": "number"}), json!(3), true),
+            ("1e3", json!({"type": "float"}), json!(1000), true),
+            ("0.25", json!({"type": "number"}), json!(0.25), true),
+            (".5", json!({"type": "double"}), json!(0.5), true),
+            ("inf", json!({"type": "number"}), json!("inf"), false),
+            ("nan", json!({"type": "number"}), json!("nan"), false),
+            ("True", json!({"type": "boolean"}), json!(true), true),
+            ("0", json!({"type": "bool"}), json!(false), true),
+            ("yes", json!({"type": "boolean"}), json!("yes"), false),
+            ("NULL", json!({"type": ["string", "null"]}), json!(null), true),
+            ("null", json!({"type": "string"}), json!("null"), true),
+            ("42", json!({"type": "string"}), json!("42"), true),
+            ("{\"a\": 1}", json!({"type": "object"}), json!({"a": 1}), true),
+            ("[1, 2]", json!({"type": "array"}), json!([1, 2]), true),
+            ("[1, 2]", json!({"type": "object"}), json!([1, 2]), false),
+            ("5", json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}), json!(5), true),
+            ("x", json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}), json!("x"), true),
+            ("b", json!({"enum": ["a", "b"]}), json!("b"), true),
+            ("2", json!({"enum": [1, 2]}), json!(2), true),
+            ("hi", json!({}), json!("hi"), true),
+            ("12345678901234567890", json!({"type": "integer"}), json!(12345678901234567890u64), true),
+        ];
+        for (text, schema, want, ok) in cases {
+            assert_eq!(c(text, schema.clone()), (want.clone(), *ok), "{text} as {schema}");
+        }
+    }
+
+    #[test]
+    fn no_schema_stays_string() {
+        assert_eq!(coerce_text("42", None, &json!({})).value, json!("42"));
+    }
+
+    #[test]
+    fn nested_and_non_string_values() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"}, "l": {"type": "array", "items": {"type": "number"}}}});
+        let r = coerce_value(&json!({"n": "5", "s": 5, "l": ["1.5", 2], "x": "keep"}), &schema, &schema);
+        assert_eq!(r.value, json!({"n": 5, "s": "5", "l": [1.5, 2], "x": "keep"}));
+        assert!(r.ok);
+        let r = coerce_text("{\"n\": \"7\"}", Some(&schema), &schema);
+        assert_eq!(r.value, json!({"n": 7}));
+    }
+
+    #[test]
+    fn refs() {
+        let root = json!({"properties": {"a": {"$ref": "#/$defs/Int"}}, "$defs": {"Int": {"type": "integer"}}});
+        let a = property(&root, "a", &root).unwrap();
+        assert_eq!(coerce_text("9", Some(a), &root).value, json!(9));
+    }
+}

@@ -1,0 +1,219 @@
+//! JSON Schema, as far as tool arguments need it: the types a schema allows (vLLM's
+//! `extract_types_from_schema`), local `$ref` resolution, coercion (`coerce`) and validation
+//! (`validate`).
+
+pub mod coerce;
+
+use serde_json::Value;
+
+/// A JSON type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Null,
+    Integer,
+    Number,
+    Boolean,
+    Object,
+    Array,
+    String,
+}
+
+impl Ty {
+    /// vLLM's coercion priority: null > integer > number > boolean > object > array > string.
+    pub const LADDER: [Ty; 7] = [Ty::Null, Ty::Integer, Ty::Number, Ty::Boolean, Ty::Object, Ty::Array, Ty::String];
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Null => "null",
+            Ty::Integer => "integer",
+            Ty::Number => "number",
+            Ty::Boolean => "boolean",
+            Ty::Object => "object",
+            Ty::Array => "array",
+            Ty::String => "string",
+        }
+    }
+
+    /// A type name with vLLM's aliases normalised (`int64` → integer, `dict` → object, ...).
+    pub fn from_name(name: &str) -> Option<Ty> {
+        let n = name.trim().to_ascii_lowercase();
+        Some(match n.as_str() {
+            "null" | "none" => Ty::Null,
+            "string" | "str" | "text" | "varchar" | "char" | "enum" => Ty::String,
+            "integer" | "int" | "int32" | "int64" | "uint" | "long" | "short" | "unsigned" => Ty::Integer,
+            "number" | "float" | "double" | "float32" | "float64" | "num" => Ty::Number,
+            "boolean" | "bool" => Ty::Boolean,
+            "object" | "dict" => Ty::Object,
+            "array" | "arr" | "list" | "sequence" => Ty::Array,
+            _ => return None,
+        })
+    }
+
+    /// The type of a JSON value (integral numbers are integers).
+    pub fn of(v: &Value) -> Ty {
+        match v {
+            Value::Null => Ty::Null,
+            Value::Bool(_) => Ty::Boolean,
+            Value::Number(n) => {
+                if n.is_i64() || n.is_u64() {
+                    Ty::Integer
+                } else {
+                    Ty::Number
+                }
+            }
+            Value::String(_) => Ty::String,
+            Value::Array(_) => Ty::Array,
+            Value::Object(_) => Ty::Object,
+        }
+    }
+}
+
+/// A set of types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Types(u8);
+
+impl Types {
+    pub const NONE: Types = Types(0);
+
+    pub fn with(self, t: Ty) -> Types {
+        Types(self.0 | t.bit())
+    }
+
+    pub fn has(self, t: Ty) -> bool {
+        self.0 & t.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Only `string` (the value streams as a string).
+    pub fn only_string(self) -> bool {
+        self == Types::NONE.with(Ty::String)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Ty> {
+        Ty::LADDER.into_iter().filter(move |t| self.has(*t))
+    }
+
+    pub fn names(self) -> String {
+        self.iter().map(Ty::name).collect::<Vec<_>>().join(" or ")
+    }
+}
+
+/// Resolves a local `$ref` (`#/$defs/X`, `#/definitions/X`, any `#/a/b` pointer) against
+/// `root`, following chains up to 16 deep. Non-local refs resolve to `None`.
+pub fn resolve<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
+    let mut s = schema;
+    for _ in 0..16 {
+        let Some(r) = s.get("$ref").and_then(Value::as_str) else { return Some(s) };
+        let ptr = r.strip_prefix('#')?;
+        s = root.pointer(ptr)?;
+    }
+    None
+}
+
+/// The types `schema` allows: `type` (string or list, aliases normalised), the types of `enum`
+/// and `const` values, and the union over `anyOf`/`oneOf`/`allOf`. Empty when the schema says
+/// nothing about types.
+pub fn types(schema: &Value, root: &Value) -> Types {
+    types_depth(schema, root, 0)
+}
+
+fn types_depth(schema: &Value, root: &Value, depth: usize) -> Types {
+    let mut t = Types::NONE;
+    if depth > 16 {
+        return t;
+    }
+    let Some(schema) = resolve(schema, root) else { return t };
+    match schema.get("type") {
+        Some(Value::String(s)) => {
+            if let Some(x) = Ty::from_name(s) {
+                t = t.with(x);
+            }
+        }
+        Some(Value::Array(a)) => {
+            for x in a.iter().filter_map(Value::as_str).filter_map(Ty::from_name) {
+                t = t.with(x);
+            }
+        }
+        _ => {}
+    }
+    if let Some(e) = schema.get("enum").and_then(Value::as_array) {
+        for v in e {
+            t = t.with(Ty::of(v));
+        }
+    }
+    if let Some(c) = schema.get("const") {
+        t = t.with(Ty::of(c));
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(list) = schema.get(key).and_then(Value::as_array) {
+            for s in list {
+                t = Types(t.0 | types_depth(s, root, depth + 1).0);
+            }
+        }
+    }
+    // `integer` values are valid `number` values.
+    t
+}
+
+/// The schema of property `key` of an object schema (through `$ref` and `anyOf`/`oneOf`/`allOf`
+/// branches that declare it).
+pub fn property<'a>(schema: &'a Value, key: &str, root: &'a Value) -> Option<&'a Value> {
+    property_depth(schema, key, root, 0)
+}
+
+fn property_depth<'a>(schema: &'a Value, key: &str, root: &'a Value, depth: usize) -> Option<&'a Value> {
+    if depth > 16 {
+        return None;
+    }
+    let schema = resolve(schema, root)?;
+    if let Some(p) = schema.get("properties").and_then(|p| p.get(key)) {
+        return Some(p);
+    }
+    for k in ["allOf", "anyOf", "oneOf"] {
+        if let Some(list) = schema.get(k).and_then(Value::as_array) {
+            for s in list {
+                if let Some(p) = property_depth(s, key, root, depth + 1) {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The schema of array items (`items`, or the first `prefixItems`).
+pub fn items<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
+    let schema = resolve(schema, root)?;
+    schema.get("items").filter(|i| i.is_object()).or_else(|| schema.get("prefixItems")?.get(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn types_from_type_enum_and_unions() {
+        let root = json!({"$defs": {"N": {"type": "int64"}}});
+        assert!(types(&json!({"type": "string"}), &root).only_string());
+        assert_eq!(types(&json!({"type": ["integer", "null"]}), &root), Types::NONE.with(Ty::Integer).with(Ty::Null));
+        assert_eq!(types(&json!({"enum": ["a", 1]}), &root), Types::NONE.with(Ty::String).with(Ty::Integer));
+        assert_eq!(types(&json!({"anyOf": [{"type": "dict"}, {"$ref": "#/$defs/N"}]}), &root), Types::NONE.with(Ty::Object).with(Ty::Integer));
+        assert!(types(&json!({}), &root).is_empty());
+    }
+
+    #[test]
+    fn property_through_refs() {
+        let root = json!({"type": "object", "properties": {"a": {"$ref": "#/definitions/A"}}, "definitions": {"A": {"type": "object", "properties": {"b": {"type": "number"}}}}});
+        let a = property(&root, "a", &root).unwrap();
+        let b = property(a, "b", &root).unwrap();
+        assert_eq!(types(b, &root), Types::NONE.with(Ty::Number));
+    }
+}
