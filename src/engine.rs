@@ -447,6 +447,8 @@ fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
         Payload::None => Box::new(crate::json::call::NoCalls),
         Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),
         Payload::Named(cfg) => Box::new(crate::json::named::NamedReader::new(cfg)),
+        Payload::Xml(cfg) => crate::xml::reader(cfg, bare),
+        Payload::Pythonic(cfg) => crate::pythonic::reader(cfg, bare),
         Payload::Custom(make) => make(bare),
     }
 }

@@ -23,6 +23,7 @@ pub mod families;
 pub mod json;
 pub mod limits;
 pub mod parser;
+pub mod pythonic;
 pub mod reasoning;
 pub mod scan;
 pub mod schema;
@@ -30,6 +31,7 @@ pub mod sink;
 pub mod syntax;
 pub mod tools;
 pub mod utf8;
+pub mod xml;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -46,6 +46,57 @@ impl Options {
     pub fn new(parser: &str) -> Self {
         Options { parser: parser.to_string(), ..Default::default() }
     }
+
+    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?,
+    /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
+    /// means `auto`. Unknown keys are ignored.
+    pub fn from_json(v: &serde_json::Value) -> Result<Options, Error> {
+        use serde_json::Value;
+        let obj = match v {
+            Value::Null => return Ok(Options::new("auto")),
+            Value::String(s) => return Ok(Options::new(s)),
+            Value::Object(o) => o,
+            _ => return Err(Error("options must be an object like {parser: \"hermes\"}".into())),
+        };
+        let string = |k: &str| -> Result<Option<String>, Error> {
+            match obj.get(k) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(Error(format!("option `{k}` must be a string"))),
+            }
+        };
+        let mut o = Options::new(&string("parser")?.unwrap_or_else(|| "auto".into()));
+        o.model = string("model")?;
+        o.reasoning = string("reasoning")?;
+        o.id_prefix = string("idPrefix")?;
+        o.tools = obj.get("tools").filter(|t| !t.is_null()).cloned();
+        o.recover = match obj.get("recover") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => return Err(Error("option `recover` must be a boolean".into())),
+        };
+        if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
+            let l = l.as_object().ok_or_else(|| Error("option `limits` must be an object".into()))?;
+            let num = |k: &str, d: usize| -> Result<usize, Error> {
+                match l.get(k) {
+                    None | Some(Value::Null) => Ok(d),
+                    Some(n) => n
+                        .as_u64()
+                        .filter(|n| *n > 0)
+                        .map(|n| n as usize)
+                        .ok_or_else(|| Error(format!("limit `{k}` must be a positive integer"))),
+                }
+            };
+            let d = Limits::default();
+            o.limits = Limits {
+                max_args_bytes: num("maxArgsBytes", d.max_args_bytes)?,
+                max_depth: num("maxDepth", d.max_depth)?,
+                max_buffer_bytes: num("maxBufferBytes", d.max_buffer_bytes)?,
+                max_name_bytes: num("maxNameBytes", d.max_name_bytes)?,
+            };
+        }
+        Ok(o)
+    }
 }
 
 /// Resolves a parser name (or `auto` + model) to a family.

@@ -82,6 +82,10 @@ pub enum Payload {
     Json(JsonShape, Wrapper),
     /// A name, then raw JSON arguments.
     Named(&'static NamedJson),
+    /// XML parameters (see `crate::xml`).
+    Xml(&'static crate::xml::XmlSyntax),
+    /// Pythonic calls or key-value arguments (see `crate::pythonic`).
+    Pythonic(&'static crate::pythonic::PySyntax),
     /// A family-specific reader, made fresh for each payload; `bare` is true when the opening
     /// marker belongs to the payload.
     Custom(fn(bare: bool) -> Box<dyn Reader>),
