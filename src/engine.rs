@@ -37,6 +37,13 @@ pub trait Reader {
     /// With `eof`, no more input will come: the reader must return `Done` or `Reject`, ending
     /// (with a `truncation` diagnostic) any call it started.
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
+
+    /// True once the reader emitted something itself (text or reasoning of a channel, as in
+    /// Harmony-like messages): like a started call, its consumed bytes are no longer held for
+    /// a `Reject`, and it may not reject any more.
+    fn committed(&self) -> bool {
+        false
+    }
 }
 
 /// See `Reader::feed`.
@@ -284,7 +291,7 @@ impl Engine {
             Mode::Payload(p) => {
                 // While no call started, the reader may see at most `room` more bytes, so that
                 // the hold limit is hit at the same byte whatever the chunking.
-                let committed_before = sink.calls_started() > p.calls_at_start;
+                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.committed();
                 let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
                 let (visible, capped) = if !committed_before && input.len() > room {
                     (&input[..floor_char_boundary(input, room)], true)
@@ -293,7 +300,7 @@ impl Engine {
                 };
                 let step = p.reader.feed(visible, eof && !capped, sink);
                 let used = step.used.min(visible.len());
-                let committed = sink.calls_started() > p.calls_at_start;
+                let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {

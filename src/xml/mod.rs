@@ -1,13 +1,103 @@
-//! XML-parameter payloads (Qwen3-Coder, GLM, MiniMax, DSML, ...). Filled in by the XML family
-//! group: `XmlSyntax` describes a dialect as data, `reader` makes its streaming reader.
+//! XML-parameter payloads (Qwen3-Coder, GLM, MiniMax, DeepSeek DSML, Step, Kimi K3, Muse, ...).
+//!
+//! One streaming reader (`call::XmlReader`) reads one call in any dialect; an `XmlSyntax` table
+//! entry says how the dialect spells the call name, the parameters and the closing tags. The
+//! sequencer (`engine.rs`) handles the wrapper sections around calls.
+//!
+//! Arguments stream as the model writes them: `{"key": ` when a parameter opens, string values
+//! JSON-escaped character by character, typed values (per tool schema or per the format's own
+//! type attributes) when their close tag arrives, `}` at the call close. See `value.rs`.
+//!
+//! Three dialects differ enough to have their own small reader, reusing the pieces here:
+//! MiniMax-M3 nested elements (`m3.rs`), Muse Harmony-like messages around ATEM calls
+//! (`muse.rs`) and Kimi K3 XTML channels (`xtml.rs`).
+
+pub mod call;
+pub mod header;
+pub mod m3;
+pub mod muse;
+pub mod value;
+pub mod xtml;
 
 use crate::engine::Reader;
 
-/// One XML-parameter dialect.
+/// How a call's name follows the opening marker.
 #[derive(Debug)]
-pub struct XmlSyntax {}
+pub enum Name {
+    /// In a tag header that ends with `XmlSyntax::tag_end`: `<function=NAME>`,
+    /// `<invoke name="NAME">`, `<|open|>call tool="NAME" index="0"<|sep|>` (see `header.rs`).
+    Tag,
+    /// As text up to the first parameter or the call close: `<tool_call>NAME<arg_key>`.
+    /// `sep` markers right after the name are skipped (HY v3 `<tool_sep>`). The call starts
+    /// only when one of those markers confirms the name, so `<tool_call>` in prose stays text.
+    Text { sep: &'static [&'static str] },
+}
 
-/// A fresh reader for one payload in dialect `cfg`.
-pub fn reader(_cfg: &'static XmlSyntax, _bare: bool) -> Box<dyn Reader> {
-    Box::new(crate::json::call::NoCalls)
+/// How a parameter's key follows the parameter's opening marker.
+#[derive(Debug)]
+pub enum Key {
+    /// In a tag header: `<parameter=KEY>`, `<parameter name="KEY" string="true">`. Attributes
+    /// `string="true|false"` (DSML) and `type="T"` (Kimi K3) type the value.
+    Tag,
+    /// As text up to `close` (`<arg_key>KEY</arg_key>`), then optionally a type element
+    /// (`<ifm|arg_type>T</ifm|arg_type>`), then `value_open` (`<arg_value>`).
+    Element {
+        close: &'static [&'static str],
+        type_elem: Option<(&'static str, &'static str)>,
+        value_open: &'static [&'static str],
+    },
+}
+
+/// One XML-parameter dialect (see the module docs). Marker lists may hold several spellings.
+#[derive(Debug)]
+pub struct XmlSyntax {
+    /// Required (after optional whitespace) before the name, when the sequencer's opening
+    /// marker is a wrapper (Step-3: `<｜tool_call_begin｜>` then `<steptml:invoke name=`).
+    pub call_open: &'static [&'static str],
+    pub name: Name,
+    /// Ends tag headers: `>` or `<|sep|>`.
+    pub tag_end: &'static str,
+    /// Opens a parameter.
+    pub param_open: &'static [&'static str],
+    pub key: Key,
+    /// Closes a parameter value (consumed). A value also ends, tolerantly, at the next
+    /// parameter, at the call close and at a stop marker.
+    pub param_close: &'static [&'static str],
+    /// Closes the call (consumed).
+    pub call_close: &'static [&'static str],
+    /// End the call where they appear, even inside a value, and are left to the sequencer
+    /// (the wrapper's closing tag, e.g. `</tool_call>` around Qwen's `<function=...>`).
+    pub stops: &'static [&'static str],
+    /// Like `stops`, but not inside a value: the next call beginning without the previous
+    /// one closed (`<tool_call>`, `<function=`), or ending an unclosed name.
+    pub soft_stops: &'static [&'static str],
+    /// Qwen: exactly one leading and one trailing newline of each value are framing.
+    pub trim_newline: bool,
+    /// Values are JSON (decoded when valid, else kept as strings) unless the format marks
+    /// them as strings: DSML (`string="true"` is a string, anything else JSON), Muse Glimmer.
+    pub json_values: bool,
+    /// Values may be wrapped in `<![CDATA[...]]>` (MiniCPM 5).
+    pub cdata: bool,
+}
+
+impl XmlSyntax {
+    pub const NONE: XmlSyntax = XmlSyntax {
+        call_open: &[],
+        name: Name::Tag,
+        tag_end: ">",
+        param_open: &[],
+        key: Key::Tag,
+        param_close: &[],
+        call_close: &[],
+        stops: &[],
+        soft_stops: &[],
+        trim_newline: false,
+        json_values: false,
+        cdata: false,
+    };
+}
+
+/// A fresh reader for one payload (one call) in dialect `cfg`.
+pub fn reader(cfg: &'static XmlSyntax, _bare: bool) -> Box<dyn Reader> {
+    Box::new(call::XmlReader::new(cfg))
 }
