@@ -156,16 +156,20 @@ pub fn unescape_entities(s: &str) -> String {
 mod tests {
     use super::*;
 
-    fn h(s: &str) -> Option<(Option<String>, Vec<(String, String)>)> {
-        parse(s, false).map(|h| (h.primary, h.attrs))
+    fn h(s: &str) -> Option<Header> {
+        parse(s, false)
+    }
+
+    fn hd(primary: Option<&str>, attrs: &[(&str, &str)]) -> Option<Header> {
+        Some(Header { primary: primary.map(str::to_string), attrs: attrs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() })
     }
 
     #[test]
     fn headers() {
-        assert_eq!(h("get_weather"), Some((Some("get_weather".into()), vec![])));
-        assert_eq!(h("\"a b\" string=\"true\""), Some((Some("a b".into()), vec![("string".into(), "true".into())])));
-        assert_eq!(h(" key='k' type=\"string\""), Some((None, vec![("key".into(), "k".into()), ("type".into(), "string".into())])));
-        assert_eq!(h("tool=\"a&amp;b\" index=1"), Some((None, vec![("tool".into(), "a&b".into()), ("index".into(), "1".into())])));
+        assert_eq!(h("get_weather"), hd(Some("get_weather"), &[]));
+        assert_eq!(h("\"a b\" string=\"true\""), hd(Some("a b"), &[("string", "true")]));
+        assert_eq!(h(" key='k' type=\"string\""), hd(None, &[("key", "k"), ("type", "string")]));
+        assert_eq!(h("tool=\"a&amp;b\" index=1"), hd(None, &[("tool", "a&b"), ("index", "1")]));
         assert_eq!(h("is a tag"), None);
         assert_eq!(h("\"x\"y=1"), None);
         assert_eq!(h("\"unclosed"), None);

@@ -26,6 +26,8 @@ use serde_json::{Map, Value};
 /// The namespace prefix of every MiniMax-M3 tag.
 pub const PREFIX: &str = "]<]minimax[>[";
 const MAX_ELEMENT_NAME: usize = 128;
+/// Trees deeper than this are not built whatever `max_depth` says (serde recursion).
+const MAX_TREE_DEPTH: usize = 128;
 
 const END: u8 = 0;
 const CLOSE: u8 = 1;
@@ -71,6 +73,8 @@ pub struct M3Reader {
     /// The tool's parameters schema, for `$ref`s of tree parameters.
     root: Value,
     tree_bytes: usize,
+    /// Every element of the current tree matched its schema.
+    coerced_ok: bool,
     gap_started: bool,
 }
 
@@ -108,6 +112,7 @@ impl M3Reader {
             frames: Vec::new(),
             root: Value::Null,
             tree_bytes: 0,
+            coerced_ok: true,
             gap_started: false,
         }
     }
@@ -158,6 +163,7 @@ impl M3Reader {
         self.key = key;
         self.frames = vec![Frame { name: self.key.clone(), schema, text: String::new(), children: Vec::new() }];
         self.tree_bytes = 0;
+        self.coerced_ok = true;
         self.st = if structured { St::Tree } else { St::Peek };
     }
 
@@ -180,24 +186,22 @@ impl M3Reader {
         let Some(f) = self.frames.pop() else { return };
         let name = f.name.clone();
         let schema = f.schema.clone();
-        let v = frame_value(f, &self.root);
+        let mut v = frame_value(f, &self.root);
+        if let Some(s) = &schema {
+            let c = crate::schema::coerce::coerce_value(&v, s, &self.root);
+            self.coerced_ok &= c.ok;
+            v = c.value;
+        }
         match self.frames.last_mut() {
             Some(parent) => parent.children.push((name, v)),
             None => {
-                let json = match &schema {
-                    Some(s) => {
-                        let c = crate::schema::coerce::coerce_value(&v, s, &self.root);
-                        if !c.ok {
-                            let call = sink.call_name().unwrap_or_default().to_string();
-                            sink.call_diag(Label::TypeCoercion, format!("`{call}`.`{name}`: value does not match the declared type; kept as given"));
-                        }
-                        c.value.to_string()
-                    }
-                    None => v.to_string(),
-                };
+                if !self.coerced_ok {
+                    let call = sink.call_name().unwrap_or_default().to_string();
+                    sink.call_diag(Label::TypeCoercion, format!("`{call}`.`{name}`: value does not match the declared type; kept as given"));
+                }
                 let mut s = String::new();
                 self.w.key(&name, &mut s);
-                self.w.raw_value(&json, &mut s);
+                self.w.raw_value(&v.to_string(), &mut s);
                 sink.args(&s);
                 self.st = St::Between;
             }
@@ -225,14 +229,14 @@ impl M3Reader {
         match (closing, in_tree) {
             (false, false) => self.open_param(name, sink),
             (false, true) => {
-                if self.frames.len() >= sink.limits.max_depth {
+                if self.frames.len() >= sink.limits.max_depth.min(MAX_TREE_DEPTH) {
                     return self.malformed(sink, "elements nested too deep; closed");
                 }
                 let (ps, root) = (self.frames.last().and_then(|f| f.schema.as_ref()), &self.root);
                 let schema = ps.and_then(|s| {
                     let t = schema::types(s, root);
                     if t.has(Ty::Array) && !t.has(Ty::Object) {
-                        schema::items(s, root)
+                        items_of(s, root, 0)
                     } else {
                         schema::property(s, &name, root)
                     }
@@ -254,6 +258,17 @@ impl Default for M3Reader {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// The schema of array items, also inside `anyOf`/`oneOf`/`allOf` branches.
+fn items_of<'a>(s: &'a Value, root: &'a Value, depth: usize) -> Option<&'a Value> {
+    if depth > 16 {
+        return None;
+    }
+    schema::items(s, root).or_else(|| {
+        let s = schema::resolve(s, root)?;
+        ["anyOf", "oneOf", "allOf"].iter().find_map(|k| s.get(*k)?.as_array()?.iter().find_map(|b| items_of(b, root, depth + 1)))
+    })
 }
 
 /// An element's JSON (before schema coercion of its scalars).

@@ -87,7 +87,7 @@ impl ParamValue {
                 self.buf.push_str(s);
                 if !self.json_continues(s) {
                     if sink.param_streams_as_string(&self.key) {
-                        self.to_string_kind(w, sink);
+                        self.stream_as_string(w, sink);
                     } else {
                         self.kind = Kind::Typed;
                         self.check_size(w, sink);
@@ -106,7 +106,7 @@ impl ParamValue {
         }
         match self.sc.feed(s, None) {
             (_, Err(_)) => false,
-            (used, Ok(Progress::Done)) => s[used..].bytes().all(is_ws),
+            (used, Ok(Progress::Done)) => s.as_bytes().get(used..).is_some_and(|r| r.iter().all(|b| is_ws(*b))),
             (_, Ok(Progress::More)) => true,
         }
     }
@@ -116,12 +116,12 @@ impl ParamValue {
         if self.buf.len() > max {
             let msg = format!("the value of `{}` exceeds the {max}-byte buffer; streamed as a string", self.key);
             sink.call_diag(Label::LimitExceeded, msg);
-            self.to_string_kind(w, sink);
+            self.stream_as_string(w, sink);
         }
     }
 
     /// Switches to a streamed string, writing what was buffered.
-    fn to_string_kind(&mut self, w: &mut ObjectWriter, sink: &mut Sink) {
+    fn stream_as_string(&mut self, w: &mut ObjectWriter, sink: &mut Sink) {
         self.kind = Kind::Str;
         w.open_string(&mut self.scratch);
         self.flush(sink);

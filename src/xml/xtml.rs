@@ -23,7 +23,7 @@ const MAX_TAG: usize = 32;
 enum St {
     Tag,
     Think,
-    Call(XmlReader),
+    Call(Box<XmlReader>),
     Done,
 }
 
@@ -83,7 +83,7 @@ impl Reader for XtmlReader {
                         if !after.starts_with(|c: char| c.is_ascii_whitespace()) && !after.starts_with('<') {
                             return Step::reject(i);
                         }
-                        self.st = St::Call(XmlReader::new(self.call));
+                        self.st = St::Call(Box::new(XmlReader::new(self.call)));
                         continue;
                     }
                     match self.sep_set.at_start(after, eof) {
