@@ -18,7 +18,7 @@
 use super::header::{self, Header};
 use super::value::ParamValue;
 use super::{Key, Name, XmlSyntax};
-use crate::engine::{Reader, Step};
+use crate::engine::{floor_char_boundary, Reader, Step};
 use crate::event::Label;
 use crate::json::write::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
@@ -145,6 +145,8 @@ pub struct XmlReader {
     type_text: Option<String>,
     w: ObjectWriter,
     value: Option<ParamValue>,
+    /// Whitespace consumed after a key element.
+    ws: usize,
     /// Non-whitespace text was seen since the last marker (between parameters).
     gap_started: bool,
     junk_reported: bool,
@@ -170,6 +172,7 @@ impl XmlReader {
             type_text: None,
             w: ObjectWriter::new(),
             value: None,
+            ws: 0,
             gap_started: false,
             junk_reported: false,
         }
@@ -187,22 +190,23 @@ impl XmlReader {
         ok.then(|| n.to_string())
     }
 
-    /// Appends text-name bytes; false when they cannot be part of a name.
-    fn name_text(&mut self, s: &str, sink: &Sink) -> bool {
-        for c in s.chars() {
+    /// Appends text-name bytes. `Err(at)`: `s[at..]` cannot be part of a name.
+    fn name_text(&mut self, s: &str, sink: &Sink) -> Result<(), usize> {
+        for (at, c) in s.char_indices() {
             if c.is_whitespace() {
                 if self.name_phase == 1 {
                     self.name_phase = 2;
                 }
                 continue;
             }
-            if self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c) {
-                return false;
+            let bad = self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c);
+            if bad || self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
+                return Err(at);
             }
             self.name_phase = 1;
             self.buf.push(c);
         }
-        self.buf.len() <= sink.limits.max_name_bytes
+        Ok(())
     }
 
     fn start(&mut self, name: &str, sink: &mut Sink) {
@@ -308,11 +312,20 @@ impl Reader for XmlReader {
                     }
                 }
                 St::Header => {
-                    let limit = Self::header_limit(sink);
-                    match self.sets.header.find(rest, eof) {
+                    let hit = self.sets.header.find(rest, eof);
+                    let text_end = match hit {
+                        Hit::Found { at, .. } | Hit::Hold { at } => at,
+                        Hit::None => rest.len(),
+                    };
+                    // Too long for a header: not a call; rejected at the same byte whatever the chunking.
+                    let room = Self::header_limit(sink).saturating_sub(self.buf.len());
+                    if text_end > room {
+                        return Step::reject(i + floor_char_boundary(rest, room));
+                    }
+                    match hit {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
-                            let Some(name) = self.tag_name(sink).filter(|_| self.buf.len() <= limit) else {
+                            let Some(name) = self.tag_name(sink) else {
                                 return Step::reject(i + at);
                             };
                             i += at;
@@ -332,14 +345,11 @@ impl Reader for XmlReader {
                         }
                         Hit::Hold { at } => {
                             self.buf.push_str(&rest[..at]);
-                            if self.buf.len() > limit {
-                                return Step::reject(i + at);
-                            }
                             return Step::partial(i + at);
                         }
                         Hit::None => {
                             self.buf.push_str(rest);
-                            if eof || self.buf.len() > limit {
+                            if eof {
                                 return Step::reject(input.len());
                             }
                             return Step::partial(input.len());
@@ -348,8 +358,8 @@ impl Reader for XmlReader {
                 }
                 St::Name => match self.sets.name.find(rest, eof) {
                     Hit::Found { at, idx } => {
-                        if !self.name_text(&rest[..at], sink) {
-                            return Step::reject(i);
+                        if let Err(bad) = self.name_text(&rest[..at], sink) {
+                            return Step::reject(i + bad);
                         }
                         let c = code(&self.sets.name, idx);
                         if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) {
@@ -363,14 +373,14 @@ impl Reader for XmlReader {
                         self.start(&name, sink);
                     }
                     Hit::Hold { at } => {
-                        if !self.name_text(&rest[..at], sink) {
-                            return Step::reject(i);
+                        if let Err(bad) = self.name_text(&rest[..at], sink) {
+                            return Step::reject(i + bad);
                         }
                         return Step::partial(i + at);
                     }
                     Hit::None => {
-                        if !self.name_text(rest, sink) {
-                            return Step::reject(i);
+                        if let Err(bad) = self.name_text(rest, sink) {
+                            return Step::reject(i + bad);
                         }
                         if eof {
                             return Step::reject(input.len());
@@ -472,6 +482,7 @@ impl Reader for XmlReader {
                             }
                             i += len;
                             let text = core::mem::take(&mut self.buf).trim().to_string();
+                            self.ws = 0;
                             if typ {
                                 self.type_text = Some(text);
                             } else {
@@ -501,8 +512,17 @@ impl Reader for XmlReader {
                 }
                 St::AfterKey => {
                     let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
-                    let r = if j > MAX_WS { Ok(None) } else { self.sets.after_key.at_start(&rest[j..], eof) };
-                    match r {
+                    if self.ws + j > MAX_WS {
+                        // Too far from a value: the key was not a parameter (decided at the
+                        // same byte whatever the chunking).
+                        i += MAX_WS - self.ws;
+                        self.ws = 0;
+                        self.buf = core::mem::take(&mut self.key);
+                        self.malformed_param("", sink);
+                        continue;
+                    }
+                    self.ws += j;
+                    match self.sets.after_key.at_start(&rest[j..], eof) {
                         Err(()) => return Step::partial(i + j),
                         Ok(Some(idx)) => {
                             i += j + self.sets.after_key.text(idx).len();
@@ -521,6 +541,7 @@ impl Reader for XmlReader {
                         Ok(None) => {
                             // A key without a value.
                             self.buf = core::mem::take(&mut self.key);
+                            self.ws = 0;
                             self.malformed_param("", sink);
                             i += j;
                         }

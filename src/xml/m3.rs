@@ -15,7 +15,7 @@
 
 use super::header;
 use super::value::ParamValue;
-use crate::engine::{Reader, Step};
+use crate::engine::{floor_char_boundary, Reader, Step};
 use crate::event::Label;
 use crate::json::write::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
@@ -208,18 +208,21 @@ impl M3Reader {
         }
     }
 
-    /// Appends tree text, within the buffer limit.
-    fn tree_text(&mut self, s: &str, sink: &mut Sink) -> bool {
-        self.tree_bytes += s.len();
-        if self.tree_bytes > sink.limits.max_buffer_bytes {
-            sink.call_diag(Label::LimitExceeded, format!("parameter `{}` exceeds the {}-byte buffer", self.key, sink.limits.max_buffer_bytes));
+    /// Appends tree text within the buffer limit. `Err(at)`: the limit is crossed at `s[at]`;
+    /// the call was ended.
+    fn tree_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), usize> {
+        let room = sink.limits.max_buffer_bytes.saturating_sub(self.tree_bytes);
+        if s.len() > room {
+            let key = self.frames.first().map(|f| f.name.clone()).unwrap_or_default();
+            sink.call_diag(Label::LimitExceeded, format!("parameter `{key}` exceeds the {}-byte buffer", sink.limits.max_buffer_bytes));
             self.malformed(sink, "closed at the buffer limit");
-            return false;
+            return Err(floor_char_boundary(s, room));
         }
+        self.tree_bytes += s.len();
         if let Some(f) = self.frames.last_mut() {
             f.text.push_str(s);
         }
-        true
+        Ok(())
     }
 
     /// An element name was read (`closing`: `P</NAME>`).
@@ -257,6 +260,14 @@ impl M3Reader {
 impl Default for M3Reader {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Where the text before a marker search result ends.
+fn header_end(hit: Hit, rest: &str) -> usize {
+    match hit {
+        Hit::Found { at, .. } | Hit::Hold { at } => at,
+        Hit::None => rest.len(),
     }
 }
 
@@ -320,6 +331,10 @@ impl Reader for M3Reader {
             match self.st {
                 St::Done => return Step::done(i),
                 St::Header => match self.header_set.find(rest, eof) {
+                    hit if header_end(hit, rest) > (sink.limits.max_name_bytes + 256).saturating_sub(self.buf.len()) => {
+                        let room = (sink.limits.max_name_bytes + 256).saturating_sub(self.buf.len());
+                        return Step::reject(i + floor_char_boundary(rest, room));
+                    }
                     Hit::Found { at, idx } => {
                         self.buf.push_str(&rest[..at]);
                         let name = header::parse(&self.buf, false).and_then(|h| h.ident().map(str::to_string));
@@ -341,14 +356,11 @@ impl Reader for M3Reader {
                     }
                     Hit::Hold { at } => {
                         self.buf.push_str(&rest[..at]);
-                        if self.buf.len() > sink.limits.max_name_bytes + 256 {
-                            return Step::reject(i + at);
-                        }
                         return Step::partial(i + at);
                     }
                     Hit::None => {
                         self.buf.push_str(rest);
-                        if eof || self.buf.len() > sink.limits.max_name_bytes + 256 {
+                        if eof {
                             return Step::reject(input.len());
                         }
                         return Step::partial(input.len());
@@ -360,8 +372,8 @@ impl Reader for M3Reader {
                         Hit::Found { at, idx } => {
                             let (c, len) = (code(&self.tags, idx), self.tags.text(idx).len());
                             if tree {
-                                if !self.tree_text(&rest[..at], sink) {
-                                    return Step::done(i + at);
+                                if let Err(cut) = self.tree_text(&rest[..at], sink) {
+                                    return Step::done(i + cut);
                                 }
                             } else {
                                 self.gap(&rest[..at], sink);
@@ -389,8 +401,8 @@ impl Reader for M3Reader {
                         }
                         Hit::Hold { at } => {
                             if tree {
-                                if !self.tree_text(&rest[..at], sink) {
-                                    return Step::done(i + at);
+                                if let Err(cut) = self.tree_text(&rest[..at], sink) {
+                                    return Step::done(i + cut);
                                 }
                             } else {
                                 self.gap(&rest[..at], sink);
@@ -399,8 +411,8 @@ impl Reader for M3Reader {
                         }
                         Hit::None => {
                             if tree {
-                                if !self.tree_text(rest, sink) {
-                                    return Step::done(input.len());
+                                if let Err(cut) = self.tree_text(rest, sink) {
+                                    return Step::done(i + cut);
                                 }
                             } else {
                                 self.gap(rest, sink);
@@ -416,9 +428,14 @@ impl Reader for M3Reader {
                 St::TagName { closing } => {
                     let n = rest.bytes().position(|b| b == b'>' || b == b'<' || b.is_ascii_whitespace());
                     let end = n.unwrap_or(rest.len());
+                    let room = MAX_ELEMENT_NAME - self.buf.len();
+                    if end > room {
+                        self.malformed(sink, "element name too long; closed");
+                        return Step::done(i + floor_char_boundary(rest, room));
+                    }
                     self.buf.push_str(&rest[..end]);
                     i += end;
-                    if self.buf.len() > MAX_ELEMENT_NAME || n.is_some_and(|k| rest.as_bytes()[k] != b'>') || (n.is_some() && self.buf.is_empty()) {
+                    if n.is_some_and(|k| rest.as_bytes()[k] != b'>') || (n.is_some() && self.buf.is_empty()) {
                         self.malformed(sink, "malformed element tag; closed");
                         return Step::done(i);
                     }
@@ -436,15 +453,15 @@ impl Reader for M3Reader {
                 }
                 St::Peek => {
                     let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
-                    if j > 64 || (j < rest.len() && !rest[j..].starts_with(']')) {
+                    if self.tree_bytes + j > 64 || (j < rest.len() && !rest[j..].starts_with(']')) {
                         self.begin_leaf(sink);
                         continue;
                     }
                     match self.tags.at_start(&rest[j..], eof) {
                         Err(()) => {
                             // Whitespace so far is the element's text either way.
-                            if !self.tree_text(&rest[..j], sink) {
-                                return Step::done(i + j);
+                            if let Err(cut) = self.tree_text(&rest[..j], sink) {
+                                return Step::done(i + cut);
                             }
                             return Step::partial(i + j);
                         }

@@ -48,6 +48,65 @@ enum Body {
     Tool,
 }
 
+/// Where a header is: `ROLE`, whitespace, `to=`, `RECIPIENT`, whitespace, then `<|…|>` tags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    #[default]
+    Role,
+    AfterRole,
+    /// Matched this many bytes of `to=`.
+    To(u8),
+    Recipient,
+    AfterRecipient,
+    Rest,
+}
+
+/// Checks a header as it arrives, so that prose is rejected at its first impossible byte.
+#[derive(Default)]
+struct HeaderScan {
+    begun: bool,
+    phase: Phase,
+    len: usize,
+    role: String,
+    recipient: Option<String>,
+}
+
+impl HeaderScan {
+    /// False when `c` cannot continue a header.
+    fn push(&mut self, c: char) -> bool {
+        self.len += c.len_utf8();
+        if self.len > MAX_HEADER || c == '\n' || c == '\r' {
+            return false;
+        }
+        let ws = c.is_whitespace();
+        match self.phase {
+            Phase::Role if ws && self.role.is_empty() => {}
+            Phase::Role if ws => self.phase = Phase::AfterRole,
+            Phase::Role if c == '<' => self.phase = Phase::Rest,
+            Phase::Role => self.role.push(c),
+            Phase::AfterRole | Phase::AfterRecipient if ws => {}
+            Phase::AfterRole | Phase::AfterRecipient if c == '<' => self.phase = Phase::Rest,
+            Phase::AfterRole if c == 't' => self.phase = Phase::To(1),
+            Phase::To(k) if "to=".as_bytes().get(k as usize) == Some(&(c as u8)) && c.is_ascii() => {
+                self.phase = if k == 2 { Phase::Recipient } else { Phase::To(k + 1) };
+                if k == 2 {
+                    self.recipient = Some(String::new());
+                }
+            }
+            Phase::Recipient if ws => self.phase = Phase::AfterRecipient,
+            Phase::Recipient if c == '<' => self.phase = Phase::Rest,
+            Phase::Recipient => {
+                if let Some(r) = self.recipient.as_mut() {
+                    r.push(c);
+                }
+            }
+            Phase::Rest => {}
+            _ => return false,
+        }
+        true
+    }
+}
+
 enum St {
     Header,
     Body(Body),
@@ -59,7 +118,7 @@ enum St {
 pub struct MuseReader {
     cfg: &'static MuseSyntax,
     st: St,
-    header: String,
+    scan: HeaderScan,
     header_set: MarkerSet,
     body_set: MarkerSet,
     tool_set: MarkerSet,
@@ -90,7 +149,7 @@ impl MuseReader {
         MuseReader {
             cfg,
             st: St::Header,
-            header: String::new(),
+            scan: HeaderScan::default(),
             header_set,
             body_set,
             tool_set,
@@ -102,39 +161,14 @@ impl MuseReader {
         }
     }
 
-    /// Splits a header (`<|start|>ROLE [to=R] [<|…|>…]` or `to=R …`, without `<|message|>`) into
-    /// role and recipient. `None` when it is not a header (prose); with `partial`, when it
-    /// cannot become one.
-    fn split(h: &str, partial: bool) -> Option<(&str, Option<&str>)> {
-        if h.contains('\n') || h.len() > MAX_HEADER {
-            return None;
-        }
-        let token_end = |s: &str| s.find(|c: char| c.is_whitespace() || c == '<').unwrap_or(s.len());
-        let (role, rest) = match h.strip_prefix(START) {
-            Some(r) => {
-                let r = r.trim_start();
-                let end = token_end(r);
-                (&r[..end], &r[end..])
-            }
-            None => ("assistant", h),
-        };
-        let rest = rest.trim_start();
-        let (recipient, after) = match rest.strip_prefix("to=") {
-            Some(r) => (Some(&r[..token_end(r)]), &r[token_end(r)..]),
-            None if partial && "to=".starts_with(rest) => (None, ""),
-            None => (None, rest),
-        };
-        let after = after.trim_start();
-        if !(after.is_empty() || after.starts_with('<')) || (role.is_empty() && !partial) {
-            return None;
-        }
-        Some((role, recipient))
-    }
-
     /// What a complete header opens.
     fn classify(&self) -> Option<Body> {
-        let (role, recipient) = Self::split(&self.header, false)?;
-        Some(match recipient {
+        let h = &self.scan;
+        if matches!(h.phase, Phase::To(_)) || h.role.is_empty() {
+            return None;
+        }
+        let role = h.role.as_str();
+        Some(match h.recipient.as_deref() {
             _ if role != "assistant" => Body::Content,
             None => {
                 if self.cfg.bare_is_reasoning {
@@ -172,31 +206,41 @@ impl Reader for MuseReader {
             match self.st {
                 St::Done => return Step::done(i),
                 St::Header => {
-                    // The opening `<|start|>` is part of the header; skip it before scanning.
-                    let skip = if self.header.is_empty() && rest.starts_with(START) { START.len() } else { 0 };
-                    match self.header_set.find(&rest[skip..], eof) {
+                    if rest.is_empty() {
+                        return if eof { Step::reject(i) } else { Step::partial(i) };
+                    }
+                    if !self.scan.begun {
+                        self.scan.begun = true;
+                        if rest.starts_with(START) {
+                            i += START.len();
+                        } else {
+                            // Opened by `to=`, right after the prompt's `<|start|>assistant`.
+                            self.scan.role = "assistant".to_string();
+                            self.scan.phase = Phase::To(0);
+                        }
+                        continue;
+                    }
+                    let hit = self.header_set.find(rest, eof);
+                    let end = match hit {
+                        Hit::Found { at, .. } | Hit::Hold { at } => at,
+                        Hit::None => rest.len(),
+                    };
+                    for (at, c) in rest[..end].char_indices() {
+                        if !self.scan.push(c) {
+                            return Step::reject(i + at);
+                        }
+                    }
+                    match hit {
                         Hit::Found { at, idx } => {
-                            self.header.push_str(&rest[..skip + at]);
                             let body = (code(&self.header_set, idx) == MSG).then(|| self.classify()).flatten();
-                            let Some(body) = body else { return Step::reject(i + skip + at) };
-                            i += skip + at + MESSAGE.len();
+                            let Some(body) = body else { return Step::reject(i + at) };
+                            i += at + MESSAGE.len();
                             self.committed = true;
                             self.st = St::Body(body);
                         }
-                        Hit::Hold { at } => {
-                            self.header.push_str(&rest[..skip + at]);
-                            if Self::split(&self.header, true).is_none() {
-                                return Step::reject(i + skip + at);
-                            }
-                            return Step::partial(i + skip + at);
-                        }
-                        Hit::None => {
-                            self.header.push_str(rest);
-                            if eof || Self::split(&self.header, true).is_none() {
-                                return Step::reject(input.len());
-                            }
-                            return Step::partial(input.len());
-                        }
+                        Hit::Hold { at } => return Step::partial(i + at),
+                        Hit::None if eof => return Step::reject(input.len()),
+                        Hit::None => return Step::partial(input.len()),
                     }
                 }
                 St::Body(body) => {
