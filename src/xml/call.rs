@@ -16,10 +16,9 @@
 //! required marker. Names, keys and headers are consumed into bounded buffers.
 
 use super::header::{self, Header};
-use super::value::ParamValue;
-use super::{Key, Name, XmlSyntax};
+use super::value::{self, ParamValue};
+use super::{code, Gap, Key, Name, XmlSyntax};
 use crate::engine::{floor_char_boundary, Reader, Step};
-use crate::event::Label;
 use crate::json::write::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::Ty;
@@ -50,13 +49,6 @@ fn set(groups: &[(&[&str], u8)]) -> MarkerSet {
         s.add_all(markers, Act::Other(*code));
     }
     s
-}
-
-fn code(set: &MarkerSet, idx: usize) -> u8 {
-    match set.act(idx) {
-        Act::Other(c) => c,
-        _ => OTHER,
-    }
 }
 
 /// The marker sets of one dialect, one per reader state.
@@ -147,8 +139,7 @@ pub struct XmlReader {
     value: Option<ParamValue>,
     /// Whitespace consumed after a key element.
     ws: usize,
-    /// Non-whitespace text was seen since the last marker (between parameters).
-    gap_started: bool,
+    gap: Gap,
     junk_reported: bool,
 }
 
@@ -173,7 +164,7 @@ impl XmlReader {
             w: ObjectWriter::new(),
             value: None,
             ws: 0,
-            gap_started: false,
+            gap: Gap::default(),
             junk_reported: false,
         }
     }
@@ -217,11 +208,25 @@ impl XmlReader {
 
     fn close_call(&mut self, sink: &mut Sink) {
         self.end_value(sink);
-        let mut s = String::new();
-        self.w.close(&mut s);
-        sink.args(&s);
-        sink.end_call();
+        value::close_call(&mut self.w, sink);
         self.st = St::Done;
+    }
+
+    /// The rest of the input was consumed; at the end of the output the call is truncated.
+    fn consumed(&mut self, len: usize, eof: bool, sink: &mut Sink) -> Step {
+        if eof {
+            self.truncated(sink);
+            return Step::done(len);
+        }
+        Step::partial(len)
+    }
+
+    /// Appends header or key text; past `limit` it was not a parameter.
+    fn param_text(&mut self, s: &str, limit: usize, sink: &mut Sink) {
+        self.buf.push_str(s);
+        if self.buf.len() > limit {
+            self.malformed_param("", sink);
+        }
     }
 
     /// The output ended inside the call.
@@ -237,27 +242,19 @@ impl XmlReader {
         }
     }
 
-    /// Text between parameters: leading whitespace is framing, the rest is content.
+    /// Text between parameters is content (reported once per call).
     fn gap(&mut self, s: &str, sink: &mut Sink) {
-        let s = if self.gap_started { s } else { s.trim_start_matches(|c: char| c.is_ascii_whitespace()) };
-        if s.is_empty() {
-            return;
+        let diag = (!self.junk_reported).then_some("text inside a tool call, outside its parameters, was kept as content");
+        if self.gap.push(s, sink, diag) {
+            self.junk_reported = true;
         }
-        if !self.gap_started {
-            self.gap_started = true;
-            if !self.junk_reported {
-                self.junk_reported = true;
-                sink.call_diag(Label::MalformedJson, "text inside a tool call, outside its parameters, was kept as content");
-            }
-        }
-        sink.text(s);
     }
 
     /// A parameter whose markup is broken: its text so far goes back as content.
     fn malformed_param(&mut self, extra: &str, sink: &mut Sink) {
         let text = format!("{}{}{}", self.opened, self.buf, extra);
         self.buf.clear();
-        self.gap_started = false;
+        self.gap.end();
         self.gap(&text, sink);
         self.st = St::Between;
     }
@@ -391,7 +388,7 @@ impl Reader for XmlReader {
                 St::Between => match self.sets.between.find(rest, eof) {
                     Hit::Found { at, idx } => {
                         self.gap(&rest[..at], sink);
-                        self.gap_started = false;
+                        self.gap.end();
                         i += at;
                         let len = self.sets.between.text(idx).len();
                         match code(&self.sets.between, idx) {
@@ -418,11 +415,7 @@ impl Reader for XmlReader {
                     }
                     Hit::None => {
                         self.gap(rest, sink);
-                        if eof {
-                            self.truncated(sink);
-                            return Step::done(input.len());
-                        }
-                        return Step::partial(input.len());
+                        return self.consumed(input.len(), eof, sink);
                     }
                 },
                 St::ParamHeader => {
@@ -447,22 +440,12 @@ impl Reader for XmlReader {
                             }
                         }
                         Hit::Hold { at } => {
-                            self.buf.push_str(&rest[..at]);
-                            if self.buf.len() > limit {
-                                self.malformed_param("", sink);
-                            }
+                            self.param_text(&rest[..at], limit, sink);
                             return Step::partial(i + at);
                         }
                         Hit::None => {
-                            self.buf.push_str(rest);
-                            if self.buf.len() > limit {
-                                self.malformed_param("", sink);
-                            }
-                            if eof {
-                                self.truncated(sink);
-                                return Step::done(input.len());
-                            }
-                            return Step::partial(input.len());
+                            self.param_text(rest, limit, sink);
+                            return self.consumed(input.len(), eof, sink);
                         }
                     }
                 }
@@ -491,22 +474,12 @@ impl Reader for XmlReader {
                             self.st = St::AfterKey;
                         }
                         Hit::Hold { at } => {
-                            self.buf.push_str(&rest[..at]);
-                            if self.buf.len() > limit {
-                                self.malformed_param("", sink);
-                            }
+                            self.param_text(&rest[..at], limit, sink);
                             return Step::partial(i + at);
                         }
                         Hit::None => {
-                            self.buf.push_str(rest);
-                            if self.buf.len() > limit {
-                                self.malformed_param("", sink);
-                            }
-                            if eof {
-                                self.truncated(sink);
-                                return Step::done(input.len());
-                            }
-                            return Step::partial(input.len());
+                            self.param_text(rest, limit, sink);
+                            return self.consumed(input.len(), eof, sink);
                         }
                     }
                 }
@@ -589,11 +562,7 @@ impl Reader for XmlReader {
                         }
                         Hit::None => {
                             self.push_value(rest, sink);
-                            if eof {
-                                self.truncated(sink);
-                                return Step::done(input.len());
-                            }
-                            return Step::partial(input.len());
+                            return self.consumed(input.len(), eof, sink);
                         }
                     }
                 }

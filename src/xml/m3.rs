@@ -13,8 +13,8 @@
 //! - Element names are at most 128 bytes; nesting at most `max_depth`; a tree at most
 //!   `max_buffer_bytes`. Broken nesting ends the call (`malformed_json`).
 
-use super::header;
-use super::value::ParamValue;
+use super::value::{self, ParamValue};
+use super::{code, header, Gap};
 use crate::engine::{floor_char_boundary, Reader, Step};
 use crate::event::Label;
 use crate::json::write::ObjectWriter;
@@ -75,14 +75,7 @@ pub struct M3Reader {
     tree_bytes: usize,
     /// Every element of the current tree matched its schema.
     coerced_ok: bool,
-    gap_started: bool,
-}
-
-fn code(set: &MarkerSet, idx: usize) -> u8 {
-    match set.act(idx) {
-        Act::Other(c) => c,
-        _ => STOP,
-    }
+    gap: Gap,
 }
 
 fn add_tags(s: &mut MarkerSet) {
@@ -113,15 +106,12 @@ impl M3Reader {
             root: Value::Null,
             tree_bytes: 0,
             coerced_ok: true,
-            gap_started: false,
+            gap: Gap::default(),
         }
     }
 
     fn close_call(&mut self, sink: &mut Sink) {
-        let mut s = String::new();
-        self.w.close(&mut s);
-        sink.args(&s);
-        sink.end_call();
+        value::close_call(&mut self.w, sink);
         self.st = St::Done;
     }
 
@@ -135,14 +125,6 @@ impl M3Reader {
         self.value = None;
         sink.end_call_incomplete(Label::MalformedJson, msg);
         self.st = St::Done;
-    }
-
-    fn gap(&mut self, s: &str, sink: &mut Sink) {
-        let s = if self.gap_started { s } else { s.trim_start_matches(|c: char| c.is_ascii_whitespace()) };
-        if !s.is_empty() {
-            self.gap_started = true;
-            sink.text(s);
-        }
     }
 
     /// The declared schema of parameter `key` of the open call (and its root).
@@ -376,8 +358,8 @@ impl Reader for M3Reader {
                                     return Step::done(i + cut);
                                 }
                             } else {
-                                self.gap(&rest[..at], sink);
-                                self.gap_started = false;
+                                self.gap.push(&rest[..at], sink, None);
+                                self.gap.end();
                             }
                             i += at;
                             match c {
@@ -405,7 +387,7 @@ impl Reader for M3Reader {
                                     return Step::done(i + cut);
                                 }
                             } else {
-                                self.gap(&rest[..at], sink);
+                                self.gap.push(&rest[..at], sink, None);
                             }
                             return Step::partial(i + at);
                         }
@@ -415,7 +397,7 @@ impl Reader for M3Reader {
                                     return Step::done(i + cut);
                                 }
                             } else {
-                                self.gap(rest, sink);
+                                self.gap.push(rest, sink, None);
                             }
                             if eof {
                                 self.truncated(sink);

@@ -20,6 +20,8 @@ pub mod value;
 pub mod xtml;
 
 use crate::engine::Reader;
+use crate::scan::{Act, MarkerSet};
+use crate::sink::Sink;
 
 /// How a call's name follows the opening marker.
 #[derive(Debug)]
@@ -100,4 +102,43 @@ impl XmlSyntax {
 /// A fresh reader for one payload (one call) in dialect `cfg`.
 pub fn reader(cfg: &'static XmlSyntax, _bare: bool) -> Box<dyn Reader> {
     Box::new(call::XmlReader::new(cfg))
+}
+
+/// Text inside call markup that is not markup (between parameters, around invokes): leading
+/// whitespace is framing, the rest is content. Decided byte by byte, so chunking does not matter.
+#[derive(Debug, Default)]
+pub struct Gap {
+    started: bool,
+}
+
+impl Gap {
+    /// Emits `s` as content, less the gap's leading whitespace; `diag` (a `malformed_json`
+    /// message about the open call) goes before the gap's first content. True when this emitted
+    /// the gap's first content.
+    pub fn push(&mut self, s: &str, sink: &mut Sink, diag: Option<&str>) -> bool {
+        let s = if self.started { s } else { s.trim_start_matches(|c: char| c.is_ascii_whitespace()) };
+        if s.is_empty() {
+            return false;
+        }
+        let first = !self.started;
+        self.started = true;
+        if let Some(msg) = diag.filter(|_| first) {
+            sink.call_diag(crate::event::Label::MalformedJson, msg);
+        }
+        sink.text(s);
+        first
+    }
+
+    /// A marker ended the gap.
+    pub fn end(&mut self) {
+        self.started = false;
+    }
+}
+
+/// The reader-defined code of marker `idx` (`Act::Other`).
+pub(crate) fn code(set: &MarkerSet, idx: usize) -> u8 {
+    match set.act(idx) {
+        Act::Other(c) => c,
+        _ => u8::MAX,
+    }
 }

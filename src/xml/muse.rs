@@ -11,7 +11,7 @@
 //! they arrive, so the reader commits at the end of a valid header.
 
 use super::call::XmlReader;
-use super::XmlSyntax;
+use super::{code, Gap, XmlSyntax};
 use crate::engine::{Reader, Status, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
@@ -127,15 +127,7 @@ pub struct MuseReader {
     call_raw: String,
     calls_before: usize,
     committed: bool,
-    /// Non-whitespace text was seen since the last marker (tool bodies).
-    gap_started: bool,
-}
-
-fn code(set: &MarkerSet, idx: usize) -> u8 {
-    match set.act(idx) {
-        Act::Other(c) => c,
-        _ => END,
-    }
+    gap: Gap,
 }
 
 impl MuseReader {
@@ -157,7 +149,7 @@ impl MuseReader {
             call_raw: String::new(),
             calls_before: 0,
             committed: false,
-            gap_started: false,
+            gap: Gap::default(),
         }
     }
 
@@ -186,11 +178,7 @@ impl MuseReader {
 
     /// Tool-body text outside invokes: leading whitespace is framing, the rest content.
     fn gap(&mut self, s: &str, sink: &mut Sink) {
-        let s = if self.gap_started { s } else { s.trim_start_matches(|c: char| c.is_ascii_whitespace()) };
-        if !s.is_empty() {
-            self.gap_started = true;
-            sink.text(s);
-        }
+        self.gap.push(s, sink, None);
     }
 }
 
@@ -255,7 +243,7 @@ impl Reader for MuseReader {
                                 Body::Content => sink.text(text),
                                 Body::Tool => self.gap(text, sink),
                             }
-                            self.gap_started = false;
+                            self.gap.end();
                             i += at;
                             match c {
                                 END => {
