@@ -570,3 +570,61 @@ impl Reader for XmlReader {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse, Label, Limits, Options};
+    use serde_json::{json, Value};
+
+    fn opts(parser: &str, limits: Limits, tools: Option<Value>) -> Options {
+        let mut o = Options::new(parser);
+        o.limits = limits;
+        o.tools = tools;
+        o
+    }
+
+    fn tools() -> Value {
+        json!([{"type": "function", "function": {"name": "f", "parameters": {"properties": {"n": {"type": "integer"}}}}}])
+    }
+
+    #[test]
+    fn oversized_typed_value_streams_as_a_string() {
+        let limits = Limits { max_buffer_bytes: 64, ..Limits::default() };
+        let big = "1".repeat(100);
+        let input = format!("<tool_call>\n<function=f>\n<parameter=n>\n{big}\n</parameter>\n</function>\n</tool_call>");
+        let r = parse(&input, &opts("qwen3_coder", limits, Some(tools()))).unwrap();
+        assert_eq!(r.tool_calls[0].arguments, format!("{{\"n\": \"{big}\"}}"));
+        assert!(r.diagnostics.iter().any(|d| d.label == Label::LimitExceeded));
+    }
+
+    #[test]
+    fn oversized_arguments_are_cut_and_repaired() {
+        let limits = Limits { max_args_bytes: 32, ..Limits::default() };
+        let input = format!("<tool_call>f<arg_key>a</arg_key><arg_value>{}</arg_value></tool_call>", "x".repeat(100));
+        let mut o = opts("glm47", limits, None);
+        o.recover = Some(true);
+        let r = parse(&input, &o).unwrap();
+        let args: Value = serde_json::from_str(&r.tool_calls[0].arguments).unwrap();
+        assert!(args["a"].as_str().is_some_and(|s| s.len() < 32));
+        assert!(r.diagnostics.iter().any(|d| d.label == Label::LimitExceeded));
+    }
+
+    #[test]
+    fn deep_json_value_stays_bounded() {
+        let limits = Limits { max_depth: 8, ..Limits::default() };
+        let deep = format!("{}{}", "[".repeat(20), "]".repeat(20));
+        let input = format!("<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"false\">{deep}</｜DSML｜parameter></｜DSML｜invoke>");
+        let r = parse(&input, &opts("deepseek_v32", limits, None)).unwrap();
+        // Too deep to be read as JSON: kept as the raw string.
+        assert_eq!(r.tool_calls[0].arguments, format!("{{\"a\": \"{deep}\"}}"));
+    }
+
+    #[test]
+    fn long_keys_are_markup_errors_not_parameters() {
+        let limits = Limits { max_name_bytes: 8, ..Limits::default() };
+        let input = "<tool_call>f<arg_key>averyveryverylongkey</arg_key><arg_value>1</arg_value></tool_call>";
+        let r = parse(input, &opts("glm47", limits, None)).unwrap();
+        assert_eq!(r.tool_calls[0].arguments, "{}");
+        assert_eq!(r.content.as_deref(), Some("<arg_key>averyveryverylongkey</arg_key><arg_value>1</arg_value>"));
+    }
+}
