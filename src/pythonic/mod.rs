@@ -47,7 +47,8 @@ impl PySyntax {
         PySyntax { style: Style::Python, call_prefix: &[], quote: "", stop: &[], untyped: Untyped::String };
 }
 
-/// A fresh reader for one payload in dialect `cfg`.
+/// A fresh reader for one payload in dialect `cfg`. The same reader serves a bare `[` (it
+/// reads the `[` itself) and a consumed start marker (the `[` is optional there).
 pub fn reader(cfg: &'static PySyntax, _bare: bool) -> Box<dyn Reader> {
     Box::new(reader::CallsReader::new(cfg))
 }
@@ -76,8 +77,16 @@ mod tests {
         }
     }
 
-    fn merged(parser: &str, chunks: &[&str]) -> Vec<Event> {
-        let mut p = ToolCallParser::new(&Options::new(parser)).unwrap();
+    /// Typed parameters for the names the soup uses (`f`, `get_weather`; keys `a`, `k`).
+    const TOOLS: &str = r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+        "a": {"type": "integer"}, "k": {"type": "object", "properties": {"a": {"type": "number"}}}}}}},
+        {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {
+        "a": {"type": "array", "items": {"type": "boolean"}}, "k": {"type": "string"}}}}}]"#;
+
+    fn merged(parser: &str, chunks: &[&str], tools: bool) -> Vec<Event> {
+        let mut o = Options::new(parser);
+        o.tools = tools.then(|| serde_json::from_str(TOOLS).unwrap());
+        let mut p = ToolCallParser::new(&o).unwrap();
         let mut ev = Vec::new();
         for c in chunks {
             p.push_into(c, &mut ev);
@@ -103,8 +112,9 @@ mod tests {
         for round in 0..4000 {
             let n = 1 + rng.below(32);
             let input: String = (0..n).map(|_| PIECES[rng.below(PIECES.len())]).collect();
-            let parser = FAMILIES[round % FAMILIES.len()];
-            let whole = merged(parser, &[&input]);
+            let parser = FAMILIES[(round / 2) % FAMILIES.len()];
+            let tools = round % 2 == 1;
+            let whole = merged(parser, &[&input], tools);
             for e in &whole {
                 match e {
                     Event::Diagnostic { message, .. } => assert!(!message.contains("internal"), "{parser} {input:?}: {message}"),
@@ -118,7 +128,7 @@ mod tests {
             for _ in 0..4 {
                 let (a, b) = (cuts[rng.below(cuts.len())], cuts[rng.below(cuts.len())]);
                 let (a, b) = (a.min(b), a.max(b));
-                let split = merged(parser, &[&input[..a], &input[a..b], &input[b..]]);
+                let split = merged(parser, &[&input[..a], &input[a..b], &input[b..]], tools);
                 assert_eq!(split, whole, "{parser} {input:?} split at {a},{b}");
             }
         }
@@ -127,13 +137,13 @@ mod tests {
     #[test]
     fn deep_nesting_and_long_values_hit_limits() {
         let deep = format!("[f(a={}1{})]", "[".repeat(300), "]".repeat(300));
-        let ev = merged("pythonic", &[&deep]);
+        let ev = merged("pythonic", &[&deep], false);
         assert!(ev.iter().any(|e| matches!(e, Event::Diagnostic { label: crate::Label::LimitExceeded, .. })));
         let deep = format!("<|tool_call>call:f{{a:{}1{}}}<tool_call|>", "[".repeat(300), "]".repeat(300));
-        let ev = merged("gemma4", &[&deep]);
+        let ev = merged("gemma4", &[&deep], false);
         assert!(ev.iter().any(|e| matches!(e, Event::Diagnostic { label: crate::Label::LimitExceeded, .. })));
         let long = format!("[f({}=1)]", "k".repeat(1000));
-        let ev = merged("pythonic", &[&long]);
+        let ev = merged("pythonic", &[&long], false);
         assert!(ev.iter().any(|e| matches!(e, Event::Diagnostic { label: crate::Label::LimitExceeded, .. })));
     }
 }

@@ -281,10 +281,14 @@ impl Values {
 
     // ---- structure ----------------------------------------------------------------------
 
+    /// The innermost frame. The stack is not empty while a call is read (Args is popped last
+    /// and `feed` stops there); a closed frame stands in otherwise, so this never panics.
     fn top(&mut self) -> &mut Frame {
+        if self.stack.is_empty() {
+            self.stack.push(Frame::new(Kind::Args, b')', At::After));
+        }
         let n = self.stack.len();
-        // The stack is never empty while `feed` runs (Args is popped last, ending the call).
-        &mut self.stack[n.saturating_sub(1)]
+        &mut self.stack[n - 1]
     }
 
     fn push(&mut self, kind: Kind, close: u8, sink: &mut Sink) -> Result<(), Status> {
