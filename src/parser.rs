@@ -110,7 +110,7 @@ pub fn resolve_family(parser: &str, model: Option<&str>) -> Result<&'static Fami
     })
 }
 
-fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning>, Error> {
+fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'static>>, Error> {
     match name {
         None => Ok(None),
         Some(n) if n.trim().is_empty() => Ok(None),

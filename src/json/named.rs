@@ -10,7 +10,8 @@ use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
-use crate::syntax::NamedJson;
+use crate::json::call::CallsReader;
+use crate::syntax::{JsonShape, NamedJson, Wrapper};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum St {
@@ -182,9 +183,16 @@ impl Reader for NamedReader {
                         }
                         return Step::partial(i);
                     }
-                    if bytes[k] != b'{' || !self.begin_args(sink) {
-                        if bytes[k] != b'{' && !self.name.trim().is_empty() {
+                    if bytes[k] != b'{' {
+                        if !self.name.trim().is_empty() {
                             sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
+                        }
+                        return Step::reject(j);
+                    }
+                    if !self.begin_args(sink) {
+                        if !self.name.trim().is_empty() {
+                            let msg = format!("`{}` is not a valid call header; the call is text", self.name.trim());
+                            sink.diag(Label::MalformedJson, msg, None);
                         }
                         return Step::reject(j);
                     }
@@ -230,6 +238,278 @@ impl Reader for NamedReader {
                     }
                     None => return Step::partial(i),
                 },
+            }
+        }
+    }
+}
+
+/// Mistral's `[TOOL_CALLS]` payload; the layout is decided by what follows the marker:
+///
+/// - `[` (not `[ARGS]`): pre-v11 array of `{"name", "arguments"}` objects;
+/// - `{` whose first key is a name or arguments key: one pre-v11 call object (what follows it is
+///   text);
+/// - otherwise v11+: `NAME[ARGS]{json}` or `NAME{json}`, the JSON forwarded raw. An empty name
+///   (`[ARGS]{...}`, or `{` with other keys) is still a call, reported as `malformed_json`.
+///   A name at the end of the output is a call without arguments (`{}`).
+///
+/// Repeated `[TOOL_CALLS]` markers before the payload count as one.
+pub struct MistralReader {
+    st: M,
+    markers: MarkerSet,
+    name: String,
+    inner: Option<crate::json::call::CallsReader>,
+    sc: JsonScanner,
+    scratch: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum M {
+    Begin,
+    Name,
+    /// Whitespace after the name: only `[ARGS]`, `{` or the end may follow.
+    NameWs,
+    /// After `[ARGS]` (or at a `{` ending the name): the arguments object.
+    ArgsOpen,
+    Args,
+    Inner,
+}
+
+const TOOL_CALLS: Act = Act::Other(0);
+const ARGS: Act = Act::Other(1);
+
+impl Default for MistralReader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MistralReader {
+    pub fn new() -> Self {
+        let mut markers = MarkerSet::new();
+        markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS);
+        MistralReader {
+            st: M::Begin,
+            markers,
+            name: String::new(),
+            inner: None,
+            sc: JsonScanner::repairing(Expect::Object, 1),
+            scratch: String::new(),
+        }
+    }
+
+    /// For `Payload::Custom`.
+    pub fn boxed(_bare: bool) -> Box<dyn Reader> {
+        Box::new(Self::new())
+    }
+
+    fn is_name_char(c: char) -> bool {
+        c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@')
+    }
+
+    /// The first key of the object at `input[0] == '{'`: `Ok(Some(key))`, `Ok(None)` when there is
+    /// none (`{}` or not a string), `Err(())` when more input is needed.
+    fn first_key(input: &str, eof: bool, max: usize) -> Result<Option<String>, ()> {
+        let b = input.as_bytes();
+        let mut i = 1;
+        while i < b.len() && is_ws(b[i]) {
+            i += 1;
+        }
+        if i >= b.len() {
+            return if eof || i > 64 { Ok(None) } else { Err(()) };
+        }
+        if b[i] != b'"' {
+            return Ok(None);
+        }
+        let start = i + 1;
+        let mut j = start;
+        while j < b.len() && b[j] != b'"' && j - start <= max {
+            j += if b[j] == b'\\' { 2 } else { 1 };
+        }
+        if j >= b.len() {
+            return if eof { Ok(None) } else { Err(()) };
+        }
+        if j - start > max {
+            return Ok(None);
+        }
+        Ok(input.get(start..j).and_then(crate::json::write::unescape))
+    }
+
+    fn start(&mut self, sink: &mut Sink) {
+        let name = self.name.trim().to_string();
+        if name.is_empty() {
+            sink.call_diag(Label::MalformedJson, "a [TOOL_CALLS] call without a tool name");
+        }
+        sink.start_call(&name, None);
+        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+    }
+}
+
+impl Reader for MistralReader {
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            match self.st {
+                M::Begin => {
+                    while i < bytes.len() && is_ws(bytes[i]) {
+                        i += 1;
+                    }
+                    if i == bytes.len() {
+                        return if eof { Step::reject(i) } else { Step::partial(i) };
+                    }
+                    match self.markers.at_start(&input[i..], eof) {
+                        Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) => {
+                            i += self.markers.text(idx).len();
+                            if self.markers.act(idx) == ARGS {
+                                self.st = M::ArgsOpen;
+                            }
+                            continue;
+                        }
+                        Ok(None) => {}
+                    }
+                    match bytes[i] {
+                        b'[' => {
+                            self.inner = Some(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, false).without_collapse());
+                            self.st = M::Inner;
+                        }
+                        b'{' => match Self::first_key(&input[i..], eof, sink.limits.max_name_bytes) {
+                            Err(()) => return Step::partial(i),
+                            Ok(Some(k)) if Wrapper::STANDARD.name_keys.contains(&k.as_str()) || Wrapper::STANDARD.args_keys.contains(&k.as_str()) => {
+                                self.inner = Some(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, false).without_collapse());
+                                self.st = M::Inner;
+                            }
+                            Ok(_) => self.st = M::ArgsOpen,
+                        },
+                        _ => self.st = M::Name,
+                    }
+                }
+                M::Name => {
+                    let rest = &input[i..];
+                    let mut end = rest.len();
+                    for (at, c) in rest.char_indices() {
+                        if !Self::is_name_char(c) {
+                            end = at;
+                            break;
+                        }
+                    }
+                    self.name.push_str(&rest[..end]);
+                    i += end;
+                    if self.name.len() > sink.limits.max_name_bytes {
+                        return Step::reject(i);
+                    }
+                    if i == bytes.len() {
+                        if !eof {
+                            return Step::partial(i);
+                        }
+                        // `[TOOL_CALLS]name` at the end: a call without arguments.
+                        sink.start_call(self.name.trim(), None);
+                        sink.args("{}");
+                        sink.end_call();
+                        return Step::done(i);
+                    }
+                    match bytes[i] {
+                        b'{' => self.st = M::ArgsOpen,
+                        b if is_ws(b) => self.st = M::NameWs,
+                        b'[' => match self.markers.at_start(&input[i..], eof) {
+                            Err(()) => return Step::partial(i),
+                            Ok(Some(idx)) if self.markers.act(idx) == ARGS => {
+                                i += self.markers.text(idx).len();
+                                self.st = M::ArgsOpen;
+                            }
+                            _ => return Step::reject(i),
+                        },
+                        _ => return Step::reject(i),
+                    }
+                }
+                M::NameWs => {
+                    let j = {
+                        let mut j = i;
+                        while j < bytes.len() && is_ws(bytes[j]) {
+                            j += 1;
+                        }
+                        j
+                    };
+                    if j - i > 64 {
+                        return Step::reject(i);
+                    }
+                    if j == bytes.len() {
+                        if !eof {
+                            return Step::partial(i);
+                        }
+                        sink.start_call(self.name.trim(), None);
+                        sink.args("{}");
+                        sink.end_call();
+                        return Step::done(i);
+                    }
+                    if bytes[j] == b'{' {
+                        i = j;
+                        self.st = M::ArgsOpen;
+                        continue;
+                    }
+                    match self.markers.at_start(&input[j..], eof) {
+                        Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) if self.markers.act(idx) == ARGS => {
+                            i = j + self.markers.text(idx).len();
+                            self.st = M::ArgsOpen;
+                        }
+                        _ => return Step::reject(i),
+                    }
+                }
+                M::ArgsOpen => {
+                    while i < bytes.len() && is_ws(bytes[i]) {
+                        i += 1;
+                    }
+                    if i == bytes.len() {
+                        if !eof {
+                            return Step::partial(i);
+                        }
+                        if self.name.trim().is_empty() {
+                            return Step::reject(i);
+                        }
+                        // `name[ARGS]` at the end: cut off before the arguments.
+                        self.start(sink);
+                        sink.end_call_truncated();
+                        return Step::done(i);
+                    }
+                    if bytes[i] != b'{' {
+                        if !self.name.trim().is_empty() {
+                            sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
+                        }
+                        return Step::reject(i);
+                    }
+                    self.start(sink);
+                    self.st = M::Args;
+                }
+                M::Args => {
+                    self.scratch.clear();
+                    let (used, r) = self.sc.feed(&input[i..], Some(&mut self.scratch));
+                    sink.args(&self.scratch);
+                    i += used;
+                    return match r {
+                        Ok(Progress::Done) => {
+                            if self.sc.repairs() > 0 {
+                                sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
+                            }
+                            sink.end_call();
+                            Step::done(i)
+                        }
+                        Ok(Progress::More) if eof => {
+                            sink.end_call_truncated();
+                            Step::done(i)
+                        }
+                        Ok(Progress::More) => Step::partial(i),
+                        Err(_) => {
+                            sink.end_call_incomplete(Label::MalformedJson, "malformed arguments; closed");
+                            Step::done(i)
+                        }
+                    };
+                }
+                M::Inner => {
+                    let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
+                    let step = inner.feed(&input[i..], eof, sink);
+                    return Step { used: i + step.used, status: step.status };
+                }
             }
         }
     }
