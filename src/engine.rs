@@ -453,7 +453,8 @@ pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
     at
 }
 
-fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
+/// A fresh reader for one payload of kind `payload`.
+pub(crate) fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
     match payload {
         Payload::None => Box::new(crate::json::call::NoCalls),
         Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),

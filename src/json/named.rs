@@ -24,6 +24,55 @@ enum St {
     Done,
 }
 
+/// Streams one call's raw JSON arguments object, byte for byte, and ends the call when the
+/// object closes, the input ends (`truncation`) or the JSON breaks (`malformed_json`).
+pub struct RawArgs {
+    sc: JsonScanner,
+    scratch: String,
+}
+
+impl Default for RawArgs {
+    fn default() -> Self {
+        RawArgs { sc: JsonScanner::repairing(Expect::Object, 1), scratch: String::new() }
+    }
+}
+
+impl RawArgs {
+    /// Call right after `sink.start_call`, at the arguments' `{`.
+    pub fn begin(&mut self, sink: &Sink) {
+        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+    }
+
+    /// Returns the bytes used and whether the call ended.
+    pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, bool) {
+        self.scratch.clear();
+        let (used, r) = self.sc.feed(input, Some(&mut self.scratch));
+        sink.args(&self.scratch);
+        match r {
+            Ok(Progress::Done) => {
+                if self.sc.repairs() > 0 {
+                    sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
+                }
+                sink.end_call();
+                (used, true)
+            }
+            Ok(Progress::More) if eof => {
+                sink.end_call_truncated();
+                (used, true)
+            }
+            Ok(Progress::More) => (used, false),
+            Err(e) => {
+                let what = match e {
+                    crate::json::scanner::JsonError::TooDeep => "nesting too deep".to_string(),
+                    crate::json::scanner::JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
+                };
+                sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({what}); closed"));
+                (used, true)
+            }
+        }
+    }
+}
+
 pub struct NamedReader {
     cfg: &'static NamedJson,
     st: St,
@@ -33,8 +82,7 @@ pub struct NamedReader {
     args_open_set: MarkerSet,
     args_close_set: MarkerSet,
     name: String,
-    sc: JsonScanner,
-    scratch: String,
+    args: RawArgs,
 }
 
 fn set(markers: &[&str]) -> MarkerSet {
@@ -54,8 +102,7 @@ impl NamedReader {
             args_open_set: set(cfg.args_open),
             args_close_set: set(cfg.args_close),
             name: String::new(),
-            sc: JsonScanner::repairing(Expect::Object, 1),
-            scratch: String::new(),
+            args: RawArgs::default(),
         }
     }
 
@@ -83,7 +130,7 @@ impl NamedReader {
             return false;
         }
         sink.start_call(&name, if id.is_empty() { None } else { Some(id) });
-        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+        self.args.begin(sink);
         true
     }
 
@@ -200,36 +247,16 @@ impl Reader for NamedReader {
                     self.st = St::Args;
                 }
                 St::Args => {
-                    self.scratch.clear();
-                    let (used, r) = self.sc.feed(&input[i..], Some(&mut self.scratch));
-                    sink.args(&self.scratch);
+                    let (used, ended) = self.args.feed(&input[i..], eof, sink);
                     i += used;
-                    match r {
-                        Ok(Progress::Done) => {
-                            if self.sc.repairs() > 0 {
-                                sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
-                            }
-                            sink.end_call();
-                            self.st = St::ArgsClose;
-                        }
-                        Ok(Progress::More) => {
-                            if eof {
-                                sink.end_call_truncated();
-                                self.st = St::Done;
-                                return Step::done(i);
-                            }
-                            return Step::partial(i);
-                        }
-                        Err(e) => {
-                            let what = match e {
-                                crate::json::scanner::JsonError::TooDeep => "nesting too deep".to_string(),
-                                crate::json::scanner::JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
-                            };
-                            sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({what}); closed"));
-                            self.st = St::Done;
-                            return Step::done(i);
-                        }
+                    if !ended {
+                        return Step::partial(i);
                     }
+                    if eof {
+                        self.st = St::Done;
+                        return Step::done(i);
+                    }
+                    self.st = St::ArgsClose;
                 }
                 St::ArgsClose => match Self::skip_optional(&self.args_close_set, input, i, eof) {
                     Some(j) => {
@@ -258,8 +285,7 @@ pub struct MistralReader {
     markers: MarkerSet,
     name: String,
     inner: Option<crate::json::call::CallsReader>,
-    sc: JsonScanner,
-    scratch: String,
+    args: RawArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,8 +318,7 @@ impl MistralReader {
             markers,
             name: String::new(),
             inner: None,
-            sc: JsonScanner::repairing(Expect::Object, 1),
-            scratch: String::new(),
+            args: RawArgs::default(),
         }
     }
 
@@ -340,7 +365,7 @@ impl MistralReader {
             sink.call_diag(Label::MalformedJson, "a [TOOL_CALLS] call without a tool name");
         }
         sink.start_call(&name, None);
-        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+        self.args.begin(sink);
     }
 }
 
@@ -482,28 +507,9 @@ impl Reader for MistralReader {
                     self.st = M::Args;
                 }
                 M::Args => {
-                    self.scratch.clear();
-                    let (used, r) = self.sc.feed(&input[i..], Some(&mut self.scratch));
-                    sink.args(&self.scratch);
+                    let (used, ended) = self.args.feed(&input[i..], eof, sink);
                     i += used;
-                    return match r {
-                        Ok(Progress::Done) => {
-                            if self.sc.repairs() > 0 {
-                                sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
-                            }
-                            sink.end_call();
-                            Step::done(i)
-                        }
-                        Ok(Progress::More) if eof => {
-                            sink.end_call_truncated();
-                            Step::done(i)
-                        }
-                        Ok(Progress::More) => Step::partial(i),
-                        Err(_) => {
-                            sink.end_call_incomplete(Label::MalformedJson, "malformed arguments; closed");
-                            Step::done(i)
-                        }
-                    };
+                    return if ended { Step::done(i) } else { Step::partial(i) };
                 }
                 M::Inner => {
                     let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
