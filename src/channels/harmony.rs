@@ -178,6 +178,8 @@ impl Reader for HarmonyReader {
                         }
                         j
                     };
+                    // Whitespace before the body is framing.
+                    i = j;
                     if j == bytes.len() && !eof {
                         return Step::partial(i);
                     }

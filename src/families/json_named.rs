@@ -36,7 +36,7 @@ const DEEPSEEK_SECTION: Syntax = Syntax {
     section_end: &["<｜tool▁calls▁end｜>"],
     start: &["<｜tool▁call▁begin｜>"],
     end: &["<｜tool▁call▁end｜>"],
-    ignore: &["<｜end▁of▁sentence｜>"],
+    ignore: &["<｜end▁of▁sentence｜>", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>"],
     ..Syntax::NONE
 };
 
@@ -81,6 +81,7 @@ pub static FAMILIES: &[Family] = &[
             section_end: &["<|tool_calls_section_end|>"],
             start: &["<|tool_call_begin|>"],
             end: &["<|tool_call_end|>"],
+            ignore: &["<|tool_call_end|>", "<|tool_calls_section_end|>"],
             payload: Payload::Named(&KIMI_K2),
             ..Syntax::NONE
         },
@@ -96,7 +97,7 @@ pub static FAMILIES: &[Family] = &[
             section_end: &["<|plamo:end_tool_requests:plamo|>"],
             start: &["<|plamo:begin_tool_request:plamo|>"],
             end: &["<|plamo:end_tool_request:plamo|>"],
-            ignore: &["<|plamo:tag|>"],
+            ignore: &["<|plamo:tag|>", "<|plamo:end_tool_request:plamo|>", "<|plamo:end_tool_requests:plamo|>"],
             payload: Payload::Named(&PLAMO3),
             ..Syntax::NONE
         },

@@ -332,7 +332,8 @@ impl MistralReader {
     }
 
     /// The first key of the object at `input[0] == '{'`: `Ok(Some(key))`, `Ok(None)` when there is
-    /// none (`{}` or not a string), `Err(())` when more input is needed.
+    /// none (`{}`, not a string, or longer than `max` bytes), `Err(())` when more input is needed.
+    /// Looks at most 64 bytes of whitespace and `max` bytes of key ahead (the bytes stay unread).
     fn first_key(input: &str, eof: bool, max: usize) -> Result<Option<String>, ()> {
         let b = input.as_bytes();
         let mut i = 1;
@@ -398,7 +399,7 @@ impl Reader for MistralReader {
                             self.inner = Some(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, false).without_collapse());
                             self.st = M::Inner;
                         }
-                        b'{' => match Self::first_key(&input[i..], eof, sink.limits.max_name_bytes) {
+                        b'{' => match Self::first_key(&input[i..], eof, 64) {
                             Err(()) => return Step::partial(i),
                             Ok(Some(k)) if Wrapper::STANDARD.name_keys.contains(&k.as_str()) || Wrapper::STANDARD.args_keys.contains(&k.as_str()) => {
                                 self.inner = Some(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, false).without_collapse());
