@@ -12,7 +12,8 @@
 //!   deltas; an empty body is `{}`; a body that is not JSON is content, with `malformed_json`;
 //! - otherwise the `analysis` channel is reasoning and every other channel is content.
 //!
-//! A header that does not reach `<|message|>` (bounded) is not a message: its bytes are text.
+//! A header that does not reach `<|message|>` is not a message: its bytes are text (past
+//! `max_name_bytes` + 128 bytes, with `limit_exceeded`).
 
 use crate::engine::{Reader, Step};
 use crate::event::Label;
@@ -26,8 +27,8 @@ pub const OPEN: &[&str] = &["<|start|>", "<|channel|>"];
 /// Message terminators.
 pub const END: &[&str] = &["<|end|>", "<|call|>", "<|return|>"];
 
-/// Longest header kept while looking for `<|message|>`.
-const MAX_HEADER: usize = 512;
+/// A header may hold a recipient name (`max_name_bytes`) plus this much framing.
+const HEADER_SLACK: usize = 128;
 
 const MESSAGE: Act = Act::Other(0);
 const BREAK: Act = Act::Other(1);
@@ -139,7 +140,9 @@ impl Reader for HarmonyReader {
                     };
                     self.header.push_str(&rest[..take]);
                     i += take;
-                    if self.header.len() > MAX_HEADER {
+                    let max = sink.limits.max_name_bytes + HEADER_SLACK;
+                    if self.header.len() > max {
+                        sink.diag(Label::LimitExceeded, format!("a Harmony message header ran past {max} bytes; released as text"), None);
                         return Step::reject(i);
                     }
                     match found {

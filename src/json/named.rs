@@ -422,6 +422,8 @@ impl Reader for MistralReader {
                     self.name.push_str(&rest[..end]);
                     i += end;
                     if self.name.len() > sink.limits.max_name_bytes {
+                        let msg = format!("a [TOOL_CALLS] name ran past {} bytes; released as text", sink.limits.max_name_bytes);
+                        sink.diag(Label::LimitExceeded, msg, None);
                         return Step::reject(i);
                     }
                     if i == bytes.len() {
