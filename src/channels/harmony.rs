@@ -18,7 +18,7 @@
 use crate::engine::{Reader, Step};
 use crate::event::Label;
 use crate::json::named::RawArgs;
-use crate::json::scanner::is_ws;
+use crate::json::call::skip_ws;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 
@@ -174,13 +174,7 @@ impl Reader for HarmonyReader {
                     };
                 }
                 St::CallOpen => {
-                    let j = {
-                        let mut j = i;
-                        while j < bytes.len() && is_ws(bytes[j]) {
-                            j += 1;
-                        }
-                        j
-                    };
+                    let j = skip_ws(input, i);
                     // Whitespace before the body is framing.
                     i = j;
                     if j == bytes.len() && !eof {

@@ -32,7 +32,8 @@ impl Reader for NoCalls {
     }
 }
 
-fn skip_ws(input: &str, mut i: usize) -> usize {
+/// The first index at or after `i` that is not JSON whitespace.
+pub(crate) fn skip_ws(input: &str, mut i: usize) -> usize {
     let b = input.as_bytes();
     while i < b.len() && is_ws(b[i]) {
         i += 1;

@@ -10,7 +10,7 @@ use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
-use crate::json::call::CallsReader;
+use crate::json::call::{skip_ws, CallsReader};
 use crate::syntax::{JsonShape, NamedJson, Wrapper};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,7 +292,7 @@ pub struct MistralReader {
 enum M {
     Begin,
     Name,
-    /// Whitespace after the name: only `[ARGS]`, `{` or the end may follow.
+    /// After the name: optional whitespace, then `[ARGS]`, `{` or the end.
     NameWs,
     /// After `[ARGS]` (or at a `{` ending the name): the arguments object.
     ArgsOpen,
@@ -377,9 +377,7 @@ impl Reader for MistralReader {
         loop {
             match self.st {
                 M::Begin => {
-                    while i < bytes.len() && is_ws(bytes[i]) {
-                        i += 1;
-                    }
+                    i = skip_ws(input, i);
                     if i == bytes.len() {
                         return if eof { Step::reject(i) } else { Step::partial(i) };
                     }
@@ -426,38 +424,13 @@ impl Reader for MistralReader {
                         sink.diag(Label::LimitExceeded, msg, None);
                         return Step::reject(i);
                     }
-                    if i == bytes.len() {
-                        if !eof {
-                            return Step::partial(i);
-                        }
-                        // `[TOOL_CALLS]name` at the end: a call without arguments.
-                        sink.start_call(self.name.trim(), None);
-                        sink.args("{}");
-                        sink.end_call();
-                        return Step::done(i);
+                    if i == bytes.len() && !eof {
+                        return Step::partial(i);
                     }
-                    match bytes[i] {
-                        b'{' => self.st = M::ArgsOpen,
-                        b if is_ws(b) => self.st = M::NameWs,
-                        b'[' => match self.markers.at_start(&input[i..], eof) {
-                            Err(()) => return Step::partial(i),
-                            Ok(Some(idx)) if self.markers.act(idx) == ARGS => {
-                                i += self.markers.text(idx).len();
-                                self.st = M::ArgsOpen;
-                            }
-                            _ => return Step::reject(i),
-                        },
-                        _ => return Step::reject(i),
-                    }
+                    self.st = M::NameWs;
                 }
                 M::NameWs => {
-                    let j = {
-                        let mut j = i;
-                        while j < bytes.len() && is_ws(bytes[j]) {
-                            j += 1;
-                        }
-                        j
-                    };
+                    let j = skip_ws(input, i);
                     if j - i > 64 {
                         return Step::reject(i);
                     }
@@ -465,10 +438,14 @@ impl Reader for MistralReader {
                         if !eof {
                             return Step::partial(i);
                         }
-                        sink.start_call(self.name.trim(), None);
+                        if self.name.is_empty() {
+                            return Step::reject(i);
+                        }
+                        // `[TOOL_CALLS]name` at the end: a call without arguments.
+                        sink.start_call(&self.name, None);
                         sink.args("{}");
                         sink.end_call();
-                        return Step::done(i);
+                        return Step::done(j);
                     }
                     if bytes[j] == b'{' {
                         i = j;
@@ -485,9 +462,7 @@ impl Reader for MistralReader {
                     }
                 }
                 M::ArgsOpen => {
-                    while i < bytes.len() && is_ws(bytes[i]) {
-                        i += 1;
-                    }
+                    i = skip_ws(input, i);
                     if i == bytes.len() {
                         if !eof {
                             return Step::partial(i);

@@ -249,3 +249,32 @@ impl Reader for UnionReader {
         Step { used: i + step.used, status: step.status }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_a_template_and_reports_bad_ones() {
+        assert!(Template::from_json(&json!({"tool_call_start": ["<a>", "<b>"], "payload": "json_array"})).is_ok());
+        assert!(Template::from_json(&json!({"payload": "mistral"})).is_ok());
+        let err = |v| Template::from_json(&v).err().unwrap_or_default();
+        assert!(err(json!("x")).contains("must be an object"));
+        assert!(err(json!({})).contains("no tool_call_start"));
+        assert!(err(json!({"tool_call_start": ""})).contains("non-empty string"));
+        assert!(err(json!({"tool_call_start": "<a>", "payload": "nope"})).contains("registered parser id"));
+        assert!(err(json!({"tool_call_start": "<a>", "payload": "hf"})).contains("registered parser id"));
+        assert!(err(json!({"tool_call_start": "<a>", "reasoning_implicit": 1})).contains("boolean"));
+    }
+
+    #[test]
+    fn bad_template_is_an_options_error() {
+        let mut o = crate::Options::new("hf");
+        o.template = Some(json!({"payload": 5}));
+        assert!(crate::ToolCallParser::new(&o).is_err());
+        // Other families ignore the option.
+        o.parser = "hermes".into();
+        assert!(crate::ToolCallParser::new(&o).is_ok());
+    }
+}
