@@ -76,6 +76,8 @@ pub struct CallsReader {
     calls: usize,
     /// Bytes consumed so far (for "did anything happen" decisions at eof).
     consumed: usize,
+    /// Whitespace and separator before a further object (text if that object is not a call).
+    gap: String,
 }
 
 impl CallsReader {
@@ -92,6 +94,7 @@ impl CallsReader {
             obj: None,
             calls: 0,
             consumed: 0,
+            gap: String::new(),
         }
     }
 
@@ -102,9 +105,6 @@ impl CallsReader {
         self
     }
 
-    fn report_collapse(sink: &mut Sink) {
-        sink.call_diag(Label::ParallelCollapse, "several call objects fused in one tool-call block; each was read as a call");
-    }
 
     fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
         self.consumed += used;
@@ -165,10 +165,9 @@ impl Reader for CallsReader {
                             self.st = Outer::Done;
                         }
                         b'{' => {
-                            if self.collapsed_array && !first {
-                                Self::report_collapse(sink);
-                            }
-                            self.obj = Some(WrapperReader::new(self.wrapper, self.bare && self.calls == 0));
+                            let mut obj = WrapperReader::new(self.wrapper, self.bare && self.calls == 0);
+                            obj.fused = self.collapsed_array && !first;
+                            self.obj = Some(obj);
                             self.st = Outer::InObj { in_array: true };
                         }
                         _ => return self.fail(i, sink, "expected a call object in the array"),
@@ -184,6 +183,7 @@ impl Reader for CallsReader {
                             return Step::partial(i);
                         }
                         Status::Done => {
+                            self.gap.clear();
                             if obj.committed {
                                 self.calls += 1;
                             }
@@ -210,6 +210,7 @@ impl Reader for CallsReader {
                                 return Step::reject(i);
                             }
                             // A later element that is not a call: its bytes are text.
+                            sink.text(&self.gap);
                             sink.text(&raw);
                             self.st = Outer::Done;
                             self.consumed += i;
@@ -257,11 +258,12 @@ impl Reader for CallsReader {
                         self.st = Outer::Done;
                         continue;
                     }
-                    if !matches!(self.shape, JsonShape::Sequence(_)) {
-                        Self::report_collapse(sink);
-                    }
+                    self.gap.clear();
+                    self.gap.push_str(&input[i..k]);
                     i = k;
-                    self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                    let mut obj = WrapperReader::new(self.wrapper, self.bare);
+                    obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
+                    self.obj = Some(obj);
                     self.st = Outer::InObj { in_array: false };
                 }
             }
@@ -326,6 +328,8 @@ struct WrapperReader {
     raw: String,
     committed: bool,
     failed: bool,
+    /// Fused into a block after another call object: reports `parallel_collapse` if it is a call.
+    fused: bool,
     scratch: String,
 }
 
@@ -350,12 +354,16 @@ impl WrapperReader {
             raw: String::new(),
             committed: false,
             failed: false,
+            fused: false,
             scratch: String::new(),
         }
     }
 
     fn commit(&mut self, sink: &mut Sink) {
         let name = self.name.clone().unwrap_or_default();
+        if self.fused {
+            sink.call_diag(Label::ParallelCollapse, "several call objects fused in one tool-call block; each was read as a call");
+        }
         sink.start_call(&name, None);
         self.committed = true;
         self.raw = String::new();
