@@ -51,11 +51,11 @@ pub static FAMILIES: &[Family] = &[
         id: "apertus",
         aliases: &[],
         models: &["swiss-ai/Apertus-8B-Instruct-2509", "swiss-ai/Apertus-70B-Instruct-2509"],
-        description: "Swiss AI Apertus: <|tools_prefix|>[{\"NAME\": {args}}, …]<|tools_suffix|>.",
+        description: "Swiss AI Apertus: <|tools_prefix|>[{\"NAME\": {args}}, …]<|tools_suffix|> (a single object is accepted).",
         syntax: Syntax {
             start: &["<|tools_prefix|>"],
             end: &["<|tools_suffix|>"],
-            payload: Payload::Json(Array, Wrapper::KEY_IS_NAME),
+            payload: Payload::Json(ObjectOrArray, Wrapper::KEY_IS_NAME),
             ..Syntax::NONE
         },
         id_style: Prefixed,
@@ -64,8 +64,8 @@ pub static FAMILIES: &[Family] = &[
         id: "granite",
         aliases: &[],
         models: &["ibm-granite/granite-3.0-8b-instruct", "ibm-granite/granite-3.1-8b-instruct", "ibm-granite/granite-3.3-8b-instruct"],
-        description: "Granite 3.x: <|tool_call|> (or <tool_call>) then a JSON array of {\"name\", \"arguments\"}; `]` ends it.",
-        syntax: Syntax { start: &["<|tool_call|>", "<tool_call>"], payload: Payload::Json(Array, Wrapper::STANDARD), ..Syntax::NONE },
+        description: "Granite 3.x: <|tool_call|> (or <tool_call>) then a JSON array of {\"name\", \"arguments\"} (a single object is accepted); `]` ends it.",
+        syntax: Syntax { start: &["<|tool_call|>", "<tool_call>"], payload: Payload::Json(ObjectOrArray, Wrapper::STANDARD), ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {
