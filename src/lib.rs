@@ -16,6 +16,7 @@
 //! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
+pub mod channels;
 pub mod detect;
 pub mod engine;
 pub mod event;
@@ -28,6 +29,7 @@ pub mod reasoning;
 pub mod scan;
 pub mod schema;
 pub mod sink;
+pub mod template;
 pub mod syntax;
 pub mod tools;
 pub mod utf8;

@@ -8,7 +8,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Every file in tests/fixtures (a native test checks this list is complete).
-const FIXTURES: &[(&str, &str)] = &[("json_tags.json", include_str!("fixtures/json_tags.json"))];
+const FIXTURES: &[(&str, &str)] = &[
+    ("json_families.json", include_str!("fixtures/json_families.json")),
+    ("json_tags.json", include_str!("fixtures/json_tags.json")),
+];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
 
 fn to_js(v: &Value) -> JsValue {
@@ -54,7 +57,7 @@ fn cases() -> Vec<(Value, String)> {
         let list: Value = serde_json::from_str(text).unwrap();
         for f in list.as_array().unwrap() {
             let mut o = json!({"parser": f["parser"]});
-            for k in ["tools", "reasoning", "recover"] {
+            for k in ["tools", "reasoning", "recover", "template"] {
                 if !f[k].is_null() {
                     o[k] = f[k].clone();
                 }
