@@ -16,6 +16,7 @@
 //! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
+pub mod channels;
 pub mod detect;
 pub mod engine;
 pub mod event;
@@ -28,13 +29,14 @@ pub mod reasoning;
 pub mod scan;
 pub mod schema;
 pub mod sink;
+pub mod template;
 pub mod syntax;
 pub mod tools;
 pub mod utf8;
 pub mod xml;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
 pub use limits::Limits;

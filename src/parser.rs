@@ -23,7 +23,7 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, limits?}`).
+/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?, limits?}`).
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// A family id or alias, or `"auto"` (detect from `model`, else `generic`).
@@ -39,6 +39,9 @@ pub struct Options {
     pub recover: Option<bool>,
     /// Prefix of generated call ids (`call_` by default): ids are `{prefix}{index}`.
     pub id_prefix: Option<String>,
+    /// The response template of the template-driven families (`hf`, `beam`); see
+    /// `crate::template`. Ignored by other families.
+    pub template: Option<serde_json::Value>,
     pub limits: Limits,
 }
 
@@ -47,7 +50,7 @@ impl Options {
         Options { parser: parser.to_string(), ..Default::default() }
     }
 
-    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?,
+    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, Error> {
@@ -70,6 +73,7 @@ impl Options {
         o.reasoning = string("reasoning")?;
         o.id_prefix = string("idPrefix")?;
         o.tools = obj.get("tools").filter(|t| !t.is_null()).cloned();
+        o.template = obj.get("template").filter(|t| !t.is_null()).cloned();
         o.recover = match obj.get("recover") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
@@ -110,7 +114,7 @@ pub fn resolve_family(parser: &str, model: Option<&str>) -> Result<&'static Fami
     })
 }
 
-fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning>, Error> {
+fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'static>>, Error> {
     match name {
         None => Ok(None),
         Some(n) if n.trim().is_empty() => Ok(None),
@@ -139,7 +143,11 @@ impl ToolCallParser {
             None | Some(serde_json::Value::Null) => None,
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
-        let engine = Engine::new(&family.syntax, reasoning, reasoning.is_some_and(|r| r.implicit_start));
+        let start = reasoning.is_some_and(|r| r.implicit_start);
+        let engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
+            Some(e) => e,
+            None => Engine::new(&family.syntax, reasoning, start),
+        };
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
         Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, recover: opts.recover })

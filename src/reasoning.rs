@@ -6,7 +6,7 @@ const THINK: &[&str] = &["<think>"];
 const END_THINK: &[&str] = &["</think>"];
 
 /// Every reasoning parser.
-pub static REASONING: &[Reasoning] = &[
+pub static REASONING: &[Reasoning<'static>] = &[
     Reasoning {
         id: "qwen3",
         aliases: &["mimo", "nemotron_v3"],
@@ -26,7 +26,7 @@ pub static REASONING: &[Reasoning] = &[
 ];
 
 /// Looks up a reasoning parser by id or alias.
-pub fn find(name: &str) -> Option<&'static Reasoning> {
+pub fn find(name: &str) -> Option<&'static Reasoning<'static>> {
     let want = name.trim().to_ascii_lowercase().replace('-', "_");
     REASONING.iter().find(|r| r.id == want || r.aliases.contains(&want.as_str()))
 }

@@ -15,7 +15,7 @@ use toolwire::{Options, ParseResult, ToolCallParser};
 /// One fixture.
 ///
 /// Own fixtures (`tests/fixtures/*.json`, each an array):
-/// `{name, parser, input, tools?, reasoning?, recover?, calls?, content?, reasoning_text?, diagnostics?}`
+/// `{name, parser, input, tools?, reasoning?, recover?, template?, calls?, content?, reasoning_text?, diagnostics?}`
 /// - `calls`: the exact list of `{name, arguments}` (`arguments` compared as JSON values; a
 ///   `null` name or arguments is not checked).
 /// - `content` / `reasoning_text`: exact strings (`null` = none emitted).
@@ -28,6 +28,8 @@ pub struct Fixture {
     pub tools: Option<Value>,
     pub reasoning: Option<String>,
     pub recover: Option<bool>,
+    /// The `template` option (template-driven families).
+    pub template: Option<Value>,
     pub calls: Option<Vec<(Option<String>, Option<Value>)>>,
     /// The calls listed are a subsequence of those found (count not asserted).
     pub calls_subset: bool,
@@ -44,6 +46,7 @@ impl Fixture {
         o.tools = self.tools.clone();
         o.reasoning = self.reasoning.clone();
         o.recover = self.recover;
+        o.template = self.template.clone();
         o
     }
 }
@@ -94,6 +97,7 @@ pub fn own_fixtures() -> Vec<Fixture> {
                 tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
                 reasoning: opt_str(c, "reasoning"),
                 recover: c.get("recover").and_then(Value::as_bool),
+                template: c.get("template").filter(|t| !t.is_null()).cloned(),
                 calls: c.get("calls").and_then(parse_calls),
                 calls_subset: false,
                 content: nullable_string(c.get("content")),
@@ -144,6 +148,7 @@ pub fn corpus_fixtures() -> Vec<Fixture> {
                 tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
                 reasoning: None,
                 recover: None,
+                template: None,
                 calls,
                 calls_subset: notes.contains("call count not asserted"),
                 content,
