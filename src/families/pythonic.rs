@@ -65,10 +65,11 @@ pub static FAMILIES: &[Family] = &[
         id: "gemma4",
         aliases: &[],
         models: &["google/gemma-4-E4B-it", "google/gemma-4-31B-it", "google/gemma-4-26B-A4B-it"],
-        description: "Gemma 4: <|tool_call>call:NAME{key:<|\"|>str<|\"|>,n:42}<tool_call|>; bare values typed by the tool schema.",
+        description: "Gemma 4: <|tool_call>call:NAME{key:<|\"|>str<|\"|>,n:42}<tool_call|>; values typed by the tool schema, else strings.",
         syntax: Syntax {
             start: &["<|tool_call>"],
             end: &["<tool_call|>"],
+            ignore: &["<tool_call|>"],
             payload: Payload::Pythonic(&GEMMA4),
             keep_repaired: true,
             ..Syntax::NONE
@@ -83,6 +84,7 @@ pub static FAMILIES: &[Family] = &[
         syntax: Syntax {
             start: &["<start_function_call>"],
             end: &["<end_function_call>"],
+            ignore: &["<end_function_call>"],
             payload: Payload::Pythonic(&FUNCTIONGEMMA),
             ..Syntax::NONE
         },
