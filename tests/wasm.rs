@@ -11,6 +11,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 const FIXTURES: &[(&str, &str)] = &[
     ("json_families.json", include_str!("fixtures/json_families.json")),
     ("json_tags.json", include_str!("fixtures/json_tags.json")),
+    ("pythonic.json", include_str!("fixtures/pythonic.json")),
 ];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
 
