@@ -28,6 +28,8 @@ struct OpenCall {
     scanner: JsonScanner,
     /// Argument bytes past the size limit were dropped.
     overflowed: bool,
+    /// Keys whose value failed coercion (already reported as `type_coercion`).
+    coerced: Vec<String>,
 }
 
 /// See the module docs.
@@ -103,6 +105,9 @@ impl Sink {
             let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
             let msg = format!("`{name}`.`{key}`: expected {expected}, got {text:?}; kept as given");
             self.call_diag(Label::TypeCoercion, msg);
+            if let Some(call) = self.open.as_mut() {
+                call.coerced.push(key.to_string());
+            }
         }
         c.value.to_string()
     }
@@ -156,6 +161,7 @@ impl Sink {
             args: String::new(),
             scanner: JsonScanner::new(Expect::Object, self.limits.max_depth + 1),
             overflowed: false,
+            coerced: Vec::new(),
         });
         if let Some(tools) = &self.tools {
             if !tools.is_empty() && !tools.has(name) {
@@ -264,7 +270,7 @@ impl Sink {
         }
         if let Some(tools) = &self.tools {
             let mut diags = Vec::new();
-            tools.validate_call(&call.name, &call.args, &mut diags);
+            tools.validate_call(&call.name, &call.args, repaired, &call.coerced, &mut diags);
             for (label, message) in diags {
                 self.events.push(Event::Diagnostic { label, message, index: Some(call.index) });
             }
