@@ -116,7 +116,9 @@ impl Engine {
         let calls = !matches!(syntax.payload, Payload::None);
         if calls {
             content.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start).add_all(syntax.bare, Act::Bare);
-            thinking.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start);
+            if reasoning.is_none_or(|r| r.calls_end) {
+                thinking.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start);
+            }
             section_set
                 .add_all(syntax.start, Act::Start)
                 .add_all(syntax.bare, Act::Bare)
@@ -127,7 +129,7 @@ impl Engine {
         }
         content.add_all(syntax.ignore, Act::Ignore);
         if let Some(r) = reasoning {
-            content.add_all(r.start, Act::ThinkStart).add_all(r.end, Act::Ignore);
+            content.add_all(r.start, Act::ThinkStart).add_all(r.end, Act::Ignore).add_all(r.ignore, Act::Ignore);
             thinking.add_all(r.end, Act::ThinkEnd).add_all(r.start, Act::Ignore);
         }
         Engine {

@@ -144,7 +144,11 @@ pub struct Reasoning {
     pub aliases: &'static [&'static str],
     pub start: &'static [&'static str],
     pub end: &'static [&'static str],
+    /// Answer framing swallowed in content (e.g. `<answer>`, `<response>`).
+    pub ignore: &'static [&'static str],
     /// Output begins inside reasoning; only an end marker (or a tool call) closes it.
     pub implicit_start: bool,
+    /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
+    pub calls_end: bool,
     pub description: &'static str,
 }
