@@ -16,6 +16,7 @@
 //! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
+pub mod classify;
 pub mod detect;
 pub mod engine;
 pub mod event;
@@ -23,6 +24,7 @@ pub mod families;
 pub mod json;
 pub mod limits;
 pub mod parser;
+pub mod policy;
 pub mod pythonic;
 pub mod reasoning;
 pub mod scan;

@@ -37,6 +37,9 @@ pub struct Options {
     /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
     /// `parse()` results. Default: the family's setting (off for most).
     pub recover: Option<bool>,
+    /// The recovery policy: `policy`, `recoverTruncated`, `keepMalformed`, `bareJson` (see
+    /// `policy.rs` for the defaults).
+    pub policy: crate::policy::Policy,
     /// Prefix of generated call ids (`call_` by default): ids are `{prefix}{index}`.
     pub id_prefix: Option<String>,
     pub limits: Limits,
@@ -75,6 +78,7 @@ impl Options {
             Some(Value::Bool(b)) => Some(*b),
             Some(_) => return Err(Error("option `recover` must be a boolean".into())),
         };
+        o.policy = crate::policy::Policy::from_json(obj)?;
         if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
             let l = l.as_object().ok_or_else(|| Error("option `limits` must be an object".into()))?;
             let num = |k: &str, d: usize| -> Result<usize, Error> {
@@ -128,7 +132,7 @@ pub struct ToolCallParser {
     utf8: Utf8Decoder,
     scratch: String,
     finished: bool,
-    recover: Option<bool>,
+    keep: crate::event::Keep,
 }
 
 impl ToolCallParser {
@@ -139,10 +143,12 @@ impl ToolCallParser {
             None | Some(serde_json::Value::Null) => None,
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
-        let engine = Engine::new(&family.syntax, reasoning, reasoning.is_some_and(|r| r.implicit_start));
+        let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
+        let mut engine = Engine::new(&family.syntax, reasoning, reasoning.is_some_and(|r| r.implicit_start));
+        engine.set_policy(&family.syntax, &policy);
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
-        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, recover: opts.recover })
+        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, keep: policy.keep })
     }
 
     /// The resolved family id.
@@ -150,9 +156,9 @@ impl ToolCallParser {
         self.family.id
     }
 
-    /// Whether `parse()`-style results keep repaired calls.
-    pub fn keeps_repaired(&self) -> bool {
-        self.recover.unwrap_or(self.family.syntax.keep_repaired)
+    /// Which repaired calls `parse()`-style results keep (`ParseResult::from_events`).
+    pub fn keeps_repaired(&self) -> crate::event::Keep {
+        self.keep
     }
 
     /// Feeds a text chunk; returns the events it completes.

@@ -40,12 +40,14 @@ pub struct Sink {
     id_prefix: String,
     id_style: IdStyle,
     calls: usize,
+    diags: usize,
+    malformed: usize,
     open: Option<OpenCall>,
 }
 
 impl Sink {
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
-        Sink { events: Vec::new(), limits, tools, id_prefix, id_style, calls: 0, open: None }
+        Sink { events: Vec::new(), limits, tools, id_prefix, id_style, calls: 0, diags: 0, malformed: 0, open: None }
     }
 
     /// Takes the events emitted so far.
@@ -61,6 +63,16 @@ impl Sink {
     /// Number of calls started so far.
     pub fn calls_started(&self) -> usize {
         self.calls
+    }
+
+    /// Number of diagnostics emitted so far.
+    pub fn diags_emitted(&self) -> usize {
+        self.diags
+    }
+
+    /// Number of `malformed_json` diagnostics emitted so far.
+    pub fn malformed_emitted(&self) -> usize {
+        self.malformed
     }
 
     pub fn in_call(&self) -> bool {
@@ -135,6 +147,8 @@ impl Sink {
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
+        self.diags += 1;
+        self.malformed += (label == Label::MalformedJson) as usize;
         self.events.push(Event::Diagnostic { label, message: message.into(), index });
     }
 
@@ -272,7 +286,7 @@ impl Sink {
             let mut diags = Vec::new();
             tools.validate_call(&call.name, &call.args, repaired, &call.coerced, &mut diags);
             for (label, message) in diags {
-                self.events.push(Event::Diagnostic { label, message, index: Some(call.index) });
+                self.diag(label, message, Some(call.index));
             }
         }
         self.events.push(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments: call.args, repaired });
