@@ -198,6 +198,13 @@ impl Sink {
             return false;
         }
         if call.args.len() + s.len() > max {
+            // Keep what fits (at a char boundary), so the cut falls at the same byte whatever
+            // the fragments; the rest is dropped.
+            let fit = crate::engine::floor_char_boundary(s, max.saturating_sub(call.args.len()));
+            if fit > 0 {
+                self.args(&s[..fit]);
+            }
+            let Some(call) = self.open.as_mut() else { return false };
             call.overflowed = true;
             let (index, name) = (call.index, call.name.clone());
             self.diag(
