@@ -62,9 +62,7 @@ pub const PRECEDENCE: [Label; 10] = [
 /// Every registered family's reading of `text`, with the request's `tools` (OpenAI definitions)
 /// when given. Errors only on malformed `tools`.
 pub fn classify(text: &str, tools: Option<&serde_json::Value>) -> Result<Vec<Classification>, Error> {
-    let mut base = Options::default();
-    base.tools = tools.cloned();
-    classify_with(text, &base)
+    classify_with(text, &Options { tools: tools.cloned(), ..Options::default() })
 }
 
 /// Like `classify`, with every option but `parser`/`model` taken from `base`.

@@ -413,8 +413,10 @@ impl Engine {
                             _ => Some(at),
                         }
                     }
-                    None if at == 0 && !(eof && !input.is_empty()) => None,
-                    None => Some(if eof { input.len() } else { at }),
+                    // At eof everything left is dropped; otherwise up to a possible marker.
+                    None if eof && !input.is_empty() => Some(input.len()),
+                    None if at == 0 => None,
+                    None => Some(at),
                 }
             }
             Mode::After { held } => {

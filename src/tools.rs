@@ -160,4 +160,22 @@ mod tests {
         assert_eq!(check("get_weather", r#"{"city": "x", "days": "three"}"#, false, &["days"]), vec![]);
         assert_eq!(check("get_weather", r#"{"city": "x", "days": "three"}"#, false, &["day"]).len(), 1);
     }
+
+    /// A text value (XML families) whose coercion failed is reported once, by the sink.
+    #[test]
+    fn coercion_failure_is_reported_once() {
+        use crate::event::Event;
+        use crate::sink::{IdStyle, Sink};
+        let mut sink = Sink::new(crate::Limits::default(), Some(tools()), "call_".into(), IdStyle::Prefixed);
+        sink.start_call("get_weather", None);
+        let days = sink.coerce_param("days", "three");
+        let city = sink.coerce_param("city", "Oslo");
+        assert!(sink.args(&format!("{{\"city\": {city}, \"days\": {days}, \"x\": 1}}")));
+        sink.end_call();
+        let labels: Vec<Label> = sink.take().into_iter().filter_map(|e| match e {
+            Event::Diagnostic { label, .. } => Some(label),
+            _ => None,
+        }).collect();
+        assert_eq!(labels, vec![Label::TypeCoercion, Label::HallucinatedParam]);
+    }
 }
