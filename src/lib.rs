@@ -36,7 +36,7 @@ pub mod utf8;
 pub mod xml;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
 pub use limits::Limits;
