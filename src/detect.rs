@@ -129,7 +129,7 @@ pub fn normalize(model: &str) -> String {
     let name = model.trim();
     let name = name.rsplit('/').next().unwrap_or(name);
     let name = name.split(':').next().unwrap_or(name);
-    name.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase).collect()
+    name.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).map(|c| c.to_ascii_lowercase()).collect()
 }
 
 fn matches(name: &str, key: &str) -> bool {

@@ -39,5 +39,8 @@ pub mod xml;
 pub mod wasm;
 
 pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
+pub use classify::{classify, Classification, Verdict};
+pub use detect::{detect_parser, sniff_parser};
 pub use limits::Limits;
 pub use parser::{parse, Error, Options, ToolCallParser};
+pub use policy::{Policy, Preset};

@@ -8,7 +8,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Every file in tests/fixtures (a native test checks this list is complete).
-const FIXTURES: &[(&str, &str)] = &[("json_tags.json", include_str!("fixtures/json_tags.json"))];
+const FIXTURES: &[(&str, &str)] = &[
+    ("json_tags.json", include_str!("fixtures/json_tags.json")),
+    ("reasoning.json", include_str!("fixtures/reasoning.json")),
+    ("tools.json", include_str!("fixtures/tools.json")),
+];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
 
 fn to_js(v: &Value) -> JsValue {
@@ -53,7 +57,8 @@ fn cases() -> Vec<(Value, String)> {
     for (_, text) in FIXTURES {
         let list: Value = serde_json::from_str(text).unwrap();
         for f in list.as_array().unwrap() {
-            let mut o = json!({"parser": f["parser"]});
+            let mut o = if f["options"].is_object() { f["options"].clone() } else { json!({}) };
+            o["parser"] = f["parser"].clone();
             for k in ["tools", "reasoning", "recover"] {
                 if !f[k].is_null() {
                     o[k] = f[k].clone();

@@ -426,8 +426,12 @@ fn show(v: &Value) -> String {
     t
 }
 
+/// A bound from the schema, as JSON writes it (no `core::fmt` float code in the wasm).
 fn show_f64(f: f64) -> String {
-    if f.fract() == 0.0 && f.abs() < 1e15 { format!("{}", f as i64) } else { format!("{f}") }
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        return show(&Value::from(f as i64));
+    }
+    serde_json::Number::from_f64(f).map_or_else(String::new, |n| show(&Value::Number(n)))
 }
 
 #[cfg(test)]
