@@ -51,6 +51,7 @@ impl Options {
     }
 
     /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?,
+    /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, Error> {
