@@ -32,7 +32,29 @@ export interface ParserOptions {
   idPrefix?: string;
   /** Keep calls whose arguments the parser had to close (truncated or malformed) in `parse()` results. */
   recover?: boolean;
+  /** The response template of the template-driven parsers `hf` and `beam` (ignored by the others). */
+  template?: ResponseTemplate;
   limits?: ParserLimits;
+}
+
+/**
+ * A wire format given at run time (vLLM's `response_template`). Marker keys take a string or an
+ * array of strings. `payload`: `"json"` (default), `"json_array"`, or a parser id whose payload
+ * reader reads each call (e.g. `"gemma4"`, `"mistral"`, `"openai"`); with a parser id, omitted
+ * marker keys default to that parser's markers.
+ */
+export interface ResponseTemplate {
+  tool_call_start?: string | string[];
+  tool_call_end?: string | string[];
+  tool_section_start?: string | string[];
+  tool_section_end?: string | string[];
+  payload?: string;
+  reasoning_start?: string | string[];
+  reasoning_end?: string | string[];
+  /** The output starts inside reasoning. */
+  reasoning_implicit?: boolean;
+  /** Tokens dropped from the content. */
+  ignore?: string | string[];
 }
 
 export type DiagnosticLabel =

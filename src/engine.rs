@@ -37,6 +37,12 @@ pub trait Reader {
     /// With `eof`, no more input will come: the reader must return `Done` or `Reject`, ending
     /// (with a `truncation` diagnostic) any call it started.
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
+
+    /// True once the reader emitted text or reasoning itself (channel formats such as Harmony):
+    /// as with a started call, its consumed bytes are no longer held and it must not `Reject`.
+    fn emitted(&self) -> bool {
+        false
+    }
 }
 
 /// See `Reader::feed`.
@@ -122,7 +128,12 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`.
     pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, start_in_reasoning: bool) -> Engine {
+        let (reasoning, start_in_reasoning) = match (reasoning, syntax.reasoning) {
+            (None, Some(r)) => (Some(r), r.implicit_start),
+            _ => (reasoning, start_in_reasoning),
+        };
         let mut content = MarkerSet::new();
         let mut thinking = MarkerSet::new();
         let mut section_set = MarkerSet::new();
@@ -320,7 +331,7 @@ impl Engine {
             Mode::Payload(p) => {
                 // While no call started, the reader may see at most `room` more bytes, so that
                 // the hold limit is hit at the same byte whatever the chunking.
-                let committed_before = sink.calls_started() > p.calls_at_start;
+                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.emitted();
                 let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
                 let (visible, capped) = if !committed_before && input.len() > room {
                     (&input[..floor_char_boundary(input, room)], true)
@@ -329,7 +340,7 @@ impl Engine {
                 };
                 let step = p.reader.feed(visible, eof && !capped, sink);
                 let used = step.used.min(visible.len());
-                let committed = sink.calls_started() > p.calls_at_start;
+                let committed = sink.calls_started() > p.calls_at_start || p.reader.emitted();
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {
@@ -519,7 +530,8 @@ pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
     at
 }
 
-fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
+/// A fresh reader for one payload of kind `payload`.
+pub(crate) fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
     match payload {
         Payload::None => Box::new(crate::json::call::NoCalls),
         Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),

@@ -16,6 +16,7 @@
 //! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
+pub mod channels;
 pub mod classify;
 pub mod detect;
 pub mod engine;
@@ -30,6 +31,7 @@ pub mod reasoning;
 pub mod scan;
 pub mod schema;
 pub mod sink;
+pub mod template;
 pub mod syntax;
 pub mod tools;
 pub mod utf8;

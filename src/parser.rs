@@ -23,7 +23,7 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, limits?}`).
+/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?, limits?}`).
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// A family id or alias, or `"auto"` (detect from `model`, else `generic`).
@@ -42,6 +42,9 @@ pub struct Options {
     pub policy: crate::policy::Policy,
     /// Prefix of generated call ids (`call_` by default): ids are `{prefix}{index}`.
     pub id_prefix: Option<String>,
+    /// The response template of the template-driven families (`hf`, `beam`); see
+    /// `crate::template`. Ignored by other families.
+    pub template: Option<serde_json::Value>,
     pub limits: Limits,
 }
 
@@ -50,7 +53,7 @@ impl Options {
         Options { parser: parser.to_string(), ..Default::default() }
     }
 
-    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?,
+    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?,
     /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
@@ -74,6 +77,7 @@ impl Options {
         o.reasoning = string("reasoning")?;
         o.id_prefix = string("idPrefix")?;
         o.tools = obj.get("tools").filter(|t| !t.is_null()).cloned();
+        o.template = obj.get("template").filter(|t| !t.is_null()).cloned();
         o.recover = match obj.get("recover") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
@@ -115,7 +119,7 @@ pub fn resolve_family(parser: &str, model: Option<&str>) -> Result<&'static Fami
     })
 }
 
-fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning>, Error> {
+fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'static>>, Error> {
     match name {
         None => Ok(None),
         Some(n) if n.trim().is_empty() => Ok(None),
@@ -144,8 +148,12 @@ impl ToolCallParser {
             None | Some(serde_json::Value::Null) => None,
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
+        let start = reasoning.is_some_and(|r| r.implicit_start);
+        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
+            Some(e) => e,
+            None => Engine::new(&family.syntax, reasoning, start),
+        };
         let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
-        let mut engine = Engine::new(&family.syntax, reasoning, reasoning.is_some_and(|r| r.implicit_start));
         engine.set_policy(&family.syntax, &policy);
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);

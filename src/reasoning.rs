@@ -22,17 +22,17 @@ const THINK: &[&str] = &["<think>"];
 const END_THINK: &[&str] = &["</think>"];
 
 /// `<think>`/`</think>` reasoning; `implicit`: output begins inside it.
-const fn think(id: &'static str, aliases: &'static [&'static str], implicit: bool, description: &'static str) -> Reasoning {
+const fn think(id: &'static str, aliases: &'static [&'static str], implicit: bool, description: &'static str) -> Reasoning<'static> {
     Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, description }
 }
 
 /// Reasoning read by a family's channel reader: no markers here.
-const fn channels(id: &'static str, aliases: &'static [&'static str], description: &'static str) -> Reasoning {
+const fn channels(id: &'static str, aliases: &'static [&'static str], description: &'static str) -> Reasoning<'static> {
     Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, description }
 }
 
 /// Every reasoning parser.
-pub static REASONING: &[Reasoning] = &[
+pub static REASONING: &[Reasoning<'static>] = &[
     think("qwen3", &["mimo", "nemotron_v3"], false, "<think>…</think>; output starts as content; a tool call ends reasoning."),
     think("deepseek_r1", &["step5", "holo2"], true, "<think>…</think>; output may begin inside reasoning with no <think>."),
     think(
@@ -180,7 +180,7 @@ pub static REASONING: &[Reasoning] = &[
 ];
 
 /// Looks up a reasoning parser by id or alias (case-insensitive; `-` and `_` interchangeable).
-pub fn find(name: &str) -> Option<&'static Reasoning> {
+pub fn find(name: &str) -> Option<&'static Reasoning<'static>> {
     let want = name.trim().to_ascii_lowercase().replace('-', "_");
     REASONING.iter().find(|r| r.id == want || r.aliases.contains(&want.as_str()))
 }

@@ -9,6 +9,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Every file in tests/fixtures (a native test checks this list is complete).
 const FIXTURES: &[(&str, &str)] = &[
+    ("json_families.json", include_str!("fixtures/json_families.json")),
     ("json_tags.json", include_str!("fixtures/json_tags.json")),
     ("reasoning.json", include_str!("fixtures/reasoning.json")),
     ("tools.json", include_str!("fixtures/tools.json")),
@@ -59,7 +60,7 @@ fn cases() -> Vec<(Value, String)> {
         for f in list.as_array().unwrap() {
             let mut o = if f["options"].is_object() { f["options"].clone() } else { json!({}) };
             o["parser"] = f["parser"].clone();
-            for k in ["tools", "reasoning", "recover"] {
+            for k in ["tools", "reasoning", "recover", "template"] {
                 if !f[k].is_null() {
                     o[k] = f[k].clone();
                 }

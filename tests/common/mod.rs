@@ -15,7 +15,7 @@ use toolwire::{Options, ParseResult, ToolCallParser};
 /// One fixture.
 ///
 /// Own fixtures (`tests/fixtures/*.json`, each an array):
-/// `{name, parser, input, tools?, reasoning?, recover?, options?, calls?, content?, reasoning_text?, diagnostics?}`
+/// `{name, parser, input, tools?, reasoning?, recover?, template?, options?, calls?, content?, reasoning_text?, diagnostics?}`
 /// - `options`: more JS options (e.g. `{"policy": "strict", "bareJson": true}`), read by
 ///   `Options::from_json`; the fixture's own keys win.
 /// - `calls`: the exact list of `{name, arguments}` (`arguments` compared as JSON values; a
@@ -30,6 +30,8 @@ pub struct Fixture {
     pub tools: Option<Value>,
     pub reasoning: Option<String>,
     pub recover: Option<bool>,
+    /// The `template` option (template-driven families).
+    pub template: Option<Value>,
     pub extra: Option<Value>,
     pub calls: Option<Vec<(Option<String>, Option<Value>)>>,
     /// The calls listed are a subsequence of those found (count not asserted).
@@ -51,6 +53,7 @@ impl Fixture {
         o.tools = self.tools.clone();
         o.reasoning = self.reasoning.clone();
         o.recover = self.recover;
+        o.template = self.template.clone();
         o
     }
 }
@@ -101,6 +104,7 @@ pub fn own_fixtures() -> Vec<Fixture> {
                 tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
                 reasoning: opt_str(c, "reasoning"),
                 recover: c.get("recover").and_then(Value::as_bool),
+                template: c.get("template").filter(|t| !t.is_null()).cloned(),
                 extra: c.get("options").filter(|o| o.is_object()).cloned(),
                 calls: c.get("calls").and_then(parse_calls),
                 calls_subset: false,
@@ -152,6 +156,7 @@ pub fn corpus_fixtures() -> Vec<Fixture> {
                 tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
                 reasoning: None,
                 recover: None,
+                template: None,
                 extra: None,
                 calls,
                 calls_subset: notes.contains("call count not asserted"),
