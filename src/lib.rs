@@ -17,6 +17,7 @@
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
 pub mod channels;
+pub mod classify;
 pub mod detect;
 pub mod engine;
 pub mod event;
@@ -24,6 +25,7 @@ pub mod families;
 pub mod json;
 pub mod limits;
 pub mod parser;
+pub mod policy;
 pub mod pythonic;
 pub mod reasoning;
 pub mod scan;
@@ -39,5 +41,8 @@ pub mod xml;
 pub mod wasm;
 
 pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
+pub use classify::{classify, Classification, Verdict};
+pub use detect::{detect_parser, sniff_parser};
 pub use limits::Limits;
 pub use parser::{parse, Error, Options, ToolCallParser};
+pub use policy::{Policy, Preset};

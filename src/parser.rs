@@ -37,6 +37,9 @@ pub struct Options {
     /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
     /// `parse()` results. Default: the family's setting (off for most).
     pub recover: Option<bool>,
+    /// The recovery policy: `policy`, `recoverTruncated`, `keepMalformed`, `bareJson` (see
+    /// `policy.rs` for the defaults).
+    pub policy: crate::policy::Policy,
     /// Prefix of generated call ids (`call_` by default): ids are `{prefix}{index}`.
     pub id_prefix: Option<String>,
     /// The response template of the template-driven families (`hf`, `beam`); see
@@ -51,6 +54,7 @@ impl Options {
     }
 
     /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?,
+    /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, Error> {
@@ -79,6 +83,7 @@ impl Options {
             Some(Value::Bool(b)) => Some(*b),
             Some(_) => return Err(Error("option `recover` must be a boolean".into())),
         };
+        o.policy = crate::policy::Policy::from_json(obj)?;
         if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
             let l = l.as_object().ok_or_else(|| Error("option `limits` must be an object".into()))?;
             let num = |k: &str, d: usize| -> Result<usize, Error> {
@@ -132,7 +137,7 @@ pub struct ToolCallParser {
     utf8: Utf8Decoder,
     scratch: String,
     finished: bool,
-    recover: Option<bool>,
+    keep: crate::event::Keep,
 }
 
 impl ToolCallParser {
@@ -144,13 +149,15 @@ impl ToolCallParser {
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
         let start = reasoning.is_some_and(|r| r.implicit_start);
-        let engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
+        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
             Some(e) => e,
             None => Engine::new(&family.syntax, reasoning, start),
         };
+        let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
+        engine.set_policy(&family.syntax, &policy);
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
-        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, recover: opts.recover })
+        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, keep: policy.keep })
     }
 
     /// The resolved family id.
@@ -158,9 +165,9 @@ impl ToolCallParser {
         self.family.id
     }
 
-    /// Whether `parse()`-style results keep repaired calls.
-    pub fn keeps_repaired(&self) -> bool {
-        self.recover.unwrap_or(self.family.syntax.keep_repaired)
+    /// Which repaired calls `parse()`-style results keep (`ParseResult::from_events`).
+    pub fn keeps_repaired(&self) -> crate::event::Keep {
+        self.keep
     }
 
     /// Feeds a text chunk; returns the events it completes.

@@ -150,7 +150,11 @@ pub struct Reasoning<'a> {
     pub aliases: &'a [&'a str],
     pub start: &'a [&'a str],
     pub end: &'a [&'a str],
+    /// Answer framing swallowed in content (e.g. `<answer>`, `<response>`).
+    pub ignore: &'a [&'a str],
     /// Output begins inside reasoning; only an end marker (or a tool call) closes it.
     pub implicit_start: bool,
+    /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
+    pub calls_end: bool,
     pub description: &'a str,
 }

@@ -12,6 +12,8 @@ const FIXTURES: &[(&str, &str)] = &[
     ("json_families.json", include_str!("fixtures/json_families.json")),
     ("json_tags.json", include_str!("fixtures/json_tags.json")),
     ("pythonic.json", include_str!("fixtures/pythonic.json")),
+    ("reasoning.json", include_str!("fixtures/reasoning.json")),
+    ("tools.json", include_str!("fixtures/tools.json")),
 ];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
 
@@ -57,7 +59,8 @@ fn cases() -> Vec<(Value, String)> {
     for (_, text) in FIXTURES {
         let list: Value = serde_json::from_str(text).unwrap();
         for f in list.as_array().unwrap() {
-            let mut o = json!({"parser": f["parser"]});
+            let mut o = if f["options"].is_object() { f["options"].clone() } else { json!({}) };
+            o["parser"] = f["parser"].clone();
             for k in ["tools", "reasoning", "recover", "template"] {
                 if !f[k].is_null() {
                     o[k] = f[k].clone();

@@ -11,7 +11,9 @@ static INKLING_THINKING: Reasoning = Reasoning {
     aliases: &[],
     start: &["<|content_thinking|>"],
     end: &["<|end_message|>", "<|content_model_end_sampling|>"],
+    ignore: &[],
     implicit_start: false,
+    calls_end: true,
     description: "<|content_thinking|> blocks.",
 };
 
@@ -20,7 +22,9 @@ static COHERE_THINKING: Reasoning = Reasoning {
     aliases: &[],
     start: &["<|START_THINKING|>"],
     end: &["<|END_THINKING|>"],
+    ignore: &[],
     implicit_start: false,
+    calls_end: true,
     description: "<|START_THINKING|>…<|END_THINKING|>.",
 };
 

@@ -1070,15 +1070,5 @@ fn param_type(sink: &Sink, key: &str) -> ParamType {
 
 /// A container value of a typed parameter, coerced by its schema (reports `type_coercion`).
 fn typed_json(sink: &mut Sink, key: &str, json: &str) -> String {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else { return json.to_string() };
-    let (Some(tools), Some(name)) = (&sink.tools, sink.call_name()) else { return json.to_string() };
-    let Some((schema, root)) = tools.param(name, key) else { return json.to_string() };
-    let c = crate::schema::coerce::coerce_value(&v, schema, root);
-    let out = c.value.to_string();
-    if !c.ok {
-        let expected = crate::schema::types(schema, root).names();
-        let msg = format!("`{name}`.`{key}`: expected {expected}, got {json}; kept as given where it did not fit");
-        sink.call_diag(Label::TypeCoercion, msg);
-    }
-    out
+    sink.coerce_param_json(key, json)
 }

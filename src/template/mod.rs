@@ -172,7 +172,9 @@ impl Template {
             aliases: &[],
             start: &rs,
             end: &re,
+            ignore: &[],
             implicit_start: self.reasoning_implicit,
+            calls_end: true,
             description: "the template's reasoning markers",
         };
         let syntax = Syntax {

@@ -15,7 +15,9 @@ use toolwire::{Options, ParseResult, ToolCallParser};
 /// One fixture.
 ///
 /// Own fixtures (`tests/fixtures/*.json`, each an array):
-/// `{name, parser, input, tools?, reasoning?, recover?, template?, calls?, content?, reasoning_text?, diagnostics?}`
+/// `{name, parser, input, tools?, reasoning?, recover?, template?, options?, calls?, content?, reasoning_text?, diagnostics?}`
+/// - `options`: more JS options (e.g. `{"policy": "strict", "bareJson": true}`), read by
+///   `Options::from_json`; the fixture's own keys win.
 /// - `calls`: the exact list of `{name, arguments}` (`arguments` compared as JSON values; a
 ///   `null` name or arguments is not checked).
 /// - `content` / `reasoning_text`: exact strings (`null` = none emitted).
@@ -30,6 +32,7 @@ pub struct Fixture {
     pub recover: Option<bool>,
     /// The `template` option (template-driven families).
     pub template: Option<Value>,
+    pub extra: Option<Value>,
     pub calls: Option<Vec<(Option<String>, Option<Value>)>>,
     /// The calls listed are a subsequence of those found (count not asserted).
     pub calls_subset: bool,
@@ -42,7 +45,11 @@ pub struct Fixture {
 
 impl Fixture {
     pub fn options(&self) -> Options {
-        let mut o = Options::new(&self.parser);
+        let mut o = match &self.extra {
+            Some(v) => Options::from_json(v).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)),
+            None => Options::default(),
+        };
+        o.parser = self.parser.clone();
         o.tools = self.tools.clone();
         o.reasoning = self.reasoning.clone();
         o.recover = self.recover;
@@ -98,6 +105,7 @@ pub fn own_fixtures() -> Vec<Fixture> {
                 reasoning: opt_str(c, "reasoning"),
                 recover: c.get("recover").and_then(Value::as_bool),
                 template: c.get("template").filter(|t| !t.is_null()).cloned(),
+                extra: c.get("options").filter(|o| o.is_object()).cloned(),
                 calls: c.get("calls").and_then(parse_calls),
                 calls_subset: false,
                 content: nullable_string(c.get("content")),
@@ -149,6 +157,7 @@ pub fn corpus_fixtures() -> Vec<Fixture> {
                 reasoning: None,
                 recover: None,
                 template: None,
+                extra: None,
                 calls,
                 calls_subset: notes.contains("call count not asserted"),
                 content,
