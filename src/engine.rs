@@ -22,7 +22,7 @@
 use crate::event::Label;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
-use crate::syntax::{Payload, Reasoning, Syntax};
+use crate::syntax::{JsonShape, Payload, Reasoning, Syntax, Wrapper};
 
 /// A payload reader. Readers are push parsers (httparse style).
 pub trait Reader {
@@ -38,10 +38,9 @@ pub trait Reader {
     /// (with a `truncation` diagnostic) any call it started.
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
 
-    /// True once the reader emitted something itself (text or reasoning of a channel, as in
-    /// Harmony-like messages): like a started call, its consumed bytes are no longer held for
-    /// a `Reject`, and it may not reject any more.
-    fn committed(&self) -> bool {
+    /// True once the reader emitted text or reasoning itself (channel formats such as Harmony):
+    /// as with a started call, its consumed bytes are no longer held and it must not `Reject`.
+    fn emitted(&self) -> bool {
         false
     }
 }
@@ -83,6 +82,10 @@ struct PayloadState {
     /// The opening marker (consumed) and the bytes consumed while no call was started.
     held: String,
     calls_at_start: usize,
+    /// Diagnostics emitted before the payload: more at a reject mean malformed markup.
+    diags_at_start: usize,
+    /// `malformed_json` diagnostics emitted before the payload.
+    malformed_at_start: usize,
     /// Length of a bare opening marker (0 for consumed markers).
     bare_len: usize,
 }
@@ -92,6 +95,9 @@ enum Mode {
     Section,
     Payload(PayloadState),
     After { held: String },
+    /// Dropping the rest of a malformed payload (`keepMalformed: false`) up to its closing
+    /// marker, or up to the next opening marker.
+    Skip,
 }
 
 /// Whitespace held after a payload while looking for its closing marker.
@@ -101,6 +107,9 @@ const MAX_AFTER_WS: usize = 256;
 /// most 64 bytes per gap, two gaps) around a separator or a marker of at most 64 bytes.
 pub const READER_LOOKAHEAD: usize = 64 * 3 + 8;
 
+/// The content marker for bare JSON calls added by the `bareJson` policy.
+const BARE_JSON: Act = Act::Other(0);
+
 /// See the module docs.
 pub struct Engine {
     payload: Payload,
@@ -109,21 +118,33 @@ pub struct Engine {
     thinking: MarkerSet,
     section_set: MarkerSet,
     end_set: MarkerSet,
+    /// Closing markers (`End`) and opening markers (`Start`) for `Mode::Skip`.
+    skip_set: MarkerSet,
     mode: Mode,
     section: Option<SectionState>,
     buf: String,
+    /// Policy `keepMalformed` off: malformed markup is dropped instead of becoming text.
+    drop_malformed: bool,
 }
 
 impl Engine {
+    /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`.
     pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, start_in_reasoning: bool) -> Engine {
+        let (reasoning, start_in_reasoning) = match (reasoning, syntax.reasoning) {
+            (None, Some(r)) => (Some(r), r.implicit_start),
+            _ => (reasoning, start_in_reasoning),
+        };
         let mut content = MarkerSet::new();
         let mut thinking = MarkerSet::new();
         let mut section_set = MarkerSet::new();
         let mut end_set = MarkerSet::new();
+        let mut skip_set = MarkerSet::new();
         let calls = !matches!(syntax.payload, Payload::None);
         if calls {
             content.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start).add_all(syntax.bare, Act::Bare);
-            thinking.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start);
+            if reasoning.is_none_or(|r| r.calls_end) {
+                thinking.add_all(syntax.section, Act::Section).add_all(syntax.start, Act::Start);
+            }
             section_set
                 .add_all(syntax.start, Act::Start)
                 .add_all(syntax.bare, Act::Bare)
@@ -131,10 +152,11 @@ impl Engine {
                 .add_all(syntax.section, Act::Ignore)
                 .add_all(syntax.ignore, Act::Ignore);
             end_set.add_all(syntax.end, Act::End);
+            skip_set.add_all(syntax.end, Act::End).add_all(syntax.section_end, Act::End).add_all(syntax.section, Act::Start).add_all(syntax.start, Act::Start);
         }
         content.add_all(syntax.ignore, Act::Ignore);
         if let Some(r) = reasoning {
-            content.add_all(r.start, Act::ThinkStart).add_all(r.end, Act::Ignore);
+            content.add_all(r.start, Act::ThinkStart).add_all(r.end, Act::Ignore).add_all(r.ignore, Act::Ignore);
             thinking.add_all(r.end, Act::ThinkEnd).add_all(r.start, Act::Ignore);
         }
         Engine {
@@ -144,9 +166,20 @@ impl Engine {
             thinking,
             section_set,
             end_set,
+            skip_set,
             mode: Mode::Text { reasoning: reasoning.is_some() && start_in_reasoning },
             section: None,
             buf: String::new(),
+            drop_malformed: false,
+        }
+    }
+
+    /// Applies the recovery policy (`policy.rs`): `keepMalformed` and `bareJson` (a bare `{` in
+    /// content opens a JSON call object, for families that have calls but no bare start).
+    pub fn set_policy(&mut self, syntax: &Syntax, policy: &crate::policy::Resolved) {
+        self.drop_malformed = !policy.keep_malformed;
+        if policy.bare_json && syntax.bare.is_empty() && !matches!(syntax.payload, Payload::None) {
+            self.content.add("{", BARE_JSON);
         }
     }
 
@@ -229,6 +262,13 @@ impl Engine {
                                 self.open_payload(String::new(), len, sink);
                                 return Some(at);
                             }
+                            BARE_JSON => {
+                                self.open_payload(String::new(), len, sink);
+                                if let Mode::Payload(p) = &mut self.mode {
+                                    p.reader = Box::new(crate::json::call::CallsReader::new(JsonShape::Object, Wrapper::STANDARD, true));
+                                }
+                                return Some(at);
+                            }
                             _ => {}
                         }
                         Some(at + len)
@@ -291,7 +331,7 @@ impl Engine {
             Mode::Payload(p) => {
                 // While no call started, the reader may see at most `room` more bytes, so that
                 // the hold limit is hit at the same byte whatever the chunking.
-                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.committed();
+                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.emitted();
                 let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
                 let (visible, capped) = if !committed_before && input.len() > room {
                     (&input[..floor_char_boundary(input, room)], true)
@@ -300,7 +340,7 @@ impl Engine {
                 };
                 let step = p.reader.feed(visible, eof && !capped, sink);
                 let used = step.used.min(visible.len());
-                let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
+                let committed = sink.calls_started() > p.calls_at_start || p.reader.emitted();
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {
@@ -312,14 +352,15 @@ impl Engine {
                             ),
                             None,
                         );
-                        self.reject_payload(sink);
+                        self.reject_payload(sink, false);
                         return Some(used);
                     }
                 }
+                let malformed = self.drop_malformed && sink.diags_emitted() > p.diags_at_start;
                 match step.status {
                     Status::Partial => {
                         if eof && !committed {
-                            self.reject_payload(sink);
+                            self.reject_payload(sink, malformed);
                             return Some(used);
                         }
                         if eof {
@@ -333,10 +374,14 @@ impl Engine {
                         if used == 0 { None } else { Some(used) }
                     }
                     Status::Done => {
+                        let broken = self.drop_malformed && sink.malformed_emitted() > p.malformed_at_start;
                         if sink.in_call() {
                             sink.end_call();
                         }
                         self.after_payload();
+                        if broken && self.has_end {
+                            self.mode = Mode::Skip;
+                        }
                         Some(used)
                     }
                     Status::Reject => {
@@ -350,7 +395,10 @@ impl Engine {
                         }
                         let bare_len = p.bare_len;
                         let nothing = p.held.is_empty();
-                        self.reject_payload(sink);
+                        self.reject_payload(sink, malformed);
+                        if malformed && self.has_end {
+                            self.mode = Mode::Skip;
+                        }
                         if nothing && bare_len > 0 {
                             // A bare marker that opened nothing is text.
                             let n = bare_len.min(input.len());
@@ -359,6 +407,27 @@ impl Engine {
                         }
                         Some(used)
                     }
+                }
+            }
+            Mode::Skip => {
+                let (at, next) = match self.skip_set.find(input, eof) {
+                    Hit::None => (input.len(), None),
+                    Hit::Hold { at } => (at, None),
+                    Hit::Found { at, idx } => (at, Some(idx)),
+                };
+                match next {
+                    Some(idx) => {
+                        let after = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
+                        self.mode = after;
+                        match self.skip_set.act(idx) {
+                            Act::End => Some(at + self.skip_set.text(idx).len()),
+                            _ => Some(at),
+                        }
+                    }
+                    // At eof everything left is dropped; otherwise up to a possible marker.
+                    None if eof && !input.is_empty() => Some(input.len()),
+                    None if at == 0 => None,
+                    None => Some(at),
                 }
             }
             Mode::After { held } => {
@@ -399,7 +468,14 @@ impl Engine {
 
     fn open_payload(&mut self, held: String, bare_len: usize, sink: &Sink) {
         let reader = make_reader(self.payload, bare_len > 0);
-        self.mode = Mode::Payload(PayloadState { reader, held, calls_at_start: sink.calls_started(), bare_len });
+        self.mode = Mode::Payload(PayloadState {
+            reader,
+            held,
+            calls_at_start: sink.calls_started(),
+            diags_at_start: sink.diags_emitted(),
+            malformed_at_start: sink.malformed_emitted(),
+            bare_len,
+        });
     }
 
     fn after_payload(&mut self) {
@@ -412,19 +488,24 @@ impl Engine {
         };
     }
 
-    /// The payload was not a call: its marker and consumed bytes become text.
-    fn reject_payload(&mut self, sink: &mut Sink) {
+    /// The payload was not a call: its marker and consumed bytes become text (or are dropped:
+    /// `drop`, malformed markup under `keepMalformed: false`).
+    fn reject_payload(&mut self, sink: &mut Sink, drop: bool) {
         let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Text { reasoning: false }) else { return };
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
                 // The enclosing section held no call either: it was text too.
                 let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0 });
-                sink.text(&sec.held);
+                if !drop {
+                    sink.text(&sec.held);
+                }
             } else {
                 self.mode = Mode::Section;
             }
         }
-        sink.text(&p.held);
+        if !drop {
+            sink.text(&p.held);
+        }
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text.
@@ -449,7 +530,8 @@ pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
     at
 }
 
-fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
+/// A fresh reader for one payload of kind `payload`.
+pub(crate) fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
     match payload {
         Payload::None => Box::new(crate::json::call::NoCalls),
         Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),

@@ -168,6 +168,21 @@ pub struct Diagnostic {
     pub index: Option<usize>,
 }
 
+/// Which repaired calls a one-shot result keeps (see `policy.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keep {
+    /// Every call whose arguments the parser had to close.
+    pub repaired: bool,
+    /// Calls cut off by the end of the output (a `truncation` diagnostic with their index).
+    pub truncated: bool,
+}
+
+impl From<bool> for Keep {
+    fn from(b: bool) -> Keep {
+        Keep { repaired: b, truncated: b }
+    }
+}
+
 /// The one-shot result: `parse()` in JS.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ParseResult {
@@ -182,23 +197,26 @@ pub struct ParseResult {
 impl ParseResult {
     /// Folds an event sequence into a result. `parse()` and a streamed parse use this one
     /// function, so they agree by construction (contract invariant 3). Repaired calls are
-    /// kept only with `keep_repaired` (their diagnostics are always kept).
-    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>, keep_repaired: bool) -> ParseResult {
+    /// kept as `keep` says (their diagnostics are always kept).
+    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>, keep: impl Into<Keep>) -> ParseResult {
+        let keep = keep.into();
         let mut r = ParseResult::default();
+        let mut truncated: Option<usize> = None;
         for e in events {
             match e {
                 Event::Text(t) => r.content.get_or_insert_with(String::new).push_str(t),
                 Event::Reasoning(t) => r.reasoning.get_or_insert_with(String::new).push_str(t),
-                Event::ToolCallEnd { id, name, arguments, repaired, .. } => {
-                    if !*repaired || keep_repaired {
+                Event::ToolCallEnd { index, id, name, arguments, repaired, .. } => {
+                    if !*repaired || keep.repaired || (keep.truncated && truncated == Some(*index)) {
                         r.tool_calls.push(ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
                     }
                 }
-                Event::Diagnostic { label, message, index } => r.diagnostics.push(Diagnostic {
-                    label: *label,
-                    message: message.clone(),
-                    index: *index,
-                }),
+                Event::Diagnostic { label, message, index } => {
+                    if *label == Label::Truncation && index.is_some() {
+                        truncated = *index;
+                    }
+                    r.diagnostics.push(Diagnostic { label: *label, message: message.clone(), index: *index })
+                }
                 Event::ToolCallStart { .. } | Event::ToolCallDelta { .. } => {}
             }
         }

@@ -16,6 +16,8 @@
 //! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
+pub mod channels;
+pub mod classify;
 pub mod detect;
 pub mod engine;
 pub mod event;
@@ -23,19 +25,24 @@ pub mod families;
 pub mod json;
 pub mod limits;
 pub mod parser;
+pub mod policy;
 pub mod pythonic;
 pub mod reasoning;
 pub mod scan;
 pub mod schema;
 pub mod sink;
+pub mod template;
 pub mod syntax;
 pub mod tools;
 pub mod utf8;
 pub mod xml;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
+pub use classify::{classify, Classification, Verdict};
+pub use detect::{detect_parser, sniff_parser};
 pub use limits::Limits;
 pub use parser::{parse, Error, Options, ToolCallParser};
+pub use policy::{Policy, Preset};

@@ -23,7 +23,7 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, limits?}`).
+/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?, limits?}`).
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// A family id or alias, or `"auto"` (detect from `model`, else `generic`).
@@ -37,8 +37,14 @@ pub struct Options {
     /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
     /// `parse()` results. Default: the family's setting (off for most).
     pub recover: Option<bool>,
+    /// The recovery policy: `policy`, `recoverTruncated`, `keepMalformed`, `bareJson` (see
+    /// `policy.rs` for the defaults).
+    pub policy: crate::policy::Policy,
     /// Prefix of generated call ids (`call_` by default): ids are `{prefix}{index}`.
     pub id_prefix: Option<String>,
+    /// The response template of the template-driven families (`hf`, `beam`); see
+    /// `crate::template`. Ignored by other families.
+    pub template: Option<serde_json::Value>,
     pub limits: Limits,
 }
 
@@ -47,7 +53,8 @@ impl Options {
         Options { parser: parser.to_string(), ..Default::default() }
     }
 
-    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?,
+    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?,
+    /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, Error> {
@@ -70,11 +77,13 @@ impl Options {
         o.reasoning = string("reasoning")?;
         o.id_prefix = string("idPrefix")?;
         o.tools = obj.get("tools").filter(|t| !t.is_null()).cloned();
+        o.template = obj.get("template").filter(|t| !t.is_null()).cloned();
         o.recover = match obj.get("recover") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
             Some(_) => return Err(Error("option `recover` must be a boolean".into())),
         };
+        o.policy = crate::policy::Policy::from_json(obj)?;
         if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
             let l = l.as_object().ok_or_else(|| Error("option `limits` must be an object".into()))?;
             let num = |k: &str, d: usize| -> Result<usize, Error> {
@@ -110,7 +119,7 @@ pub fn resolve_family(parser: &str, model: Option<&str>) -> Result<&'static Fami
     })
 }
 
-fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning>, Error> {
+fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'static>>, Error> {
     match name {
         None => Ok(None),
         Some(n) if n.trim().is_empty() => Ok(None),
@@ -128,7 +137,7 @@ pub struct ToolCallParser {
     utf8: Utf8Decoder,
     scratch: String,
     finished: bool,
-    recover: Option<bool>,
+    keep: crate::event::Keep,
 }
 
 impl ToolCallParser {
@@ -139,10 +148,16 @@ impl ToolCallParser {
             None | Some(serde_json::Value::Null) => None,
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
-        let engine = Engine::new(&family.syntax, reasoning, reasoning.is_some_and(|r| r.implicit_start));
+        let start = reasoning.is_some_and(|r| r.implicit_start);
+        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
+            Some(e) => e,
+            None => Engine::new(&family.syntax, reasoning, start),
+        };
+        let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
+        engine.set_policy(&family.syntax, &policy);
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
-        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, recover: opts.recover })
+        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, keep: policy.keep })
     }
 
     /// The resolved family id.
@@ -150,9 +165,9 @@ impl ToolCallParser {
         self.family.id
     }
 
-    /// Whether `parse()`-style results keep repaired calls.
-    pub fn keeps_repaired(&self) -> bool {
-        self.recover.unwrap_or(self.family.syntax.keep_repaired)
+    /// Which repaired calls `parse()`-style results keep (`ParseResult::from_events`).
+    pub fn keeps_repaired(&self) -> crate::event::Keep {
+        self.keep
     }
 
     /// Feeds a text chunk; returns the events it completes.

@@ -93,33 +93,15 @@ impl MarkerSet {
     /// See the module docs. With `eof`, partial markers at the end are not held.
     pub fn find(&self, input: &str, eof: bool) -> Hit {
         let bytes = input.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
+        for i in 0..bytes.len() {
             if !self.first[bytes[i] as usize] {
-                i += 1;
                 continue;
             }
-            let rest = &bytes[i..];
-            let mut best: Option<(usize, usize)> = None;
-            let mut could_grow = false;
-            for (idx, (m, _)) in self.markers.iter().enumerate() {
-                let m = m.as_bytes();
-                if rest.len() >= m.len() {
-                    if rest.starts_with(m) && best.is_none_or(|(len, _)| m.len() > len) {
-                        best = Some((m.len(), idx));
-                    }
-                } else if m.starts_with(rest) {
-                    could_grow = true;
-                }
+            match self.match_at(&bytes[i..], eof) {
+                Err(()) => return Hit::Hold { at: i },
+                Ok(Some(idx)) => return Hit::Found { at: i, idx },
+                Ok(None) => {}
             }
-            // A partial marker is longer than any complete one at this position.
-            if could_grow && !eof {
-                return Hit::Hold { at: i };
-            }
-            if let Some((_, idx)) = best {
-                return Hit::Found { at: i, idx };
-            }
-            i += 1;
         }
         Hit::None
     }
@@ -127,7 +109,12 @@ impl MarkerSet {
     /// If `input` starts with a marker, returns its index; `Err(())` when `input` is a proper
     /// prefix of some marker (more input needed) and `eof` is false.
     pub fn at_start(&self, input: &str, eof: bool) -> Result<Option<usize>, ()> {
-        let rest = input.as_bytes();
+        self.match_at(input.as_bytes(), eof)
+    }
+
+    /// The longest marker `rest` starts with, or `Err(())` when a longer one could still
+    /// match once more input arrives (a partial marker is longer than any complete one here).
+    fn match_at(&self, rest: &[u8], eof: bool) -> Result<Option<usize>, ()> {
         let mut best: Option<(usize, usize)> = None;
         let mut could_grow = false;
         for (idx, (m, _)) in self.markers.iter().enumerate() {

@@ -28,6 +28,8 @@ struct OpenCall {
     scanner: JsonScanner,
     /// Argument bytes past the size limit were dropped.
     overflowed: bool,
+    /// Keys whose value failed coercion (already reported as `type_coercion`).
+    coerced: Vec<String>,
 }
 
 /// See the module docs.
@@ -38,12 +40,14 @@ pub struct Sink {
     id_prefix: String,
     id_style: IdStyle,
     calls: usize,
+    diags: usize,
+    malformed: usize,
     open: Option<OpenCall>,
 }
 
 impl Sink {
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
-        Sink { events: Vec::new(), limits, tools, id_prefix, id_style, calls: 0, open: None }
+        Sink { events: Vec::new(), limits, tools, id_prefix, id_style, calls: 0, diags: 0, malformed: 0, open: None }
     }
 
     /// Takes the events emitted so far.
@@ -59,6 +63,16 @@ impl Sink {
     /// Number of calls started so far.
     pub fn calls_started(&self) -> usize {
         self.calls
+    }
+
+    /// Number of diagnostics emitted so far.
+    pub fn diags_emitted(&self) -> usize {
+        self.diags
+    }
+
+    /// Number of `malformed_json` diagnostics emitted so far.
+    pub fn malformed_emitted(&self) -> usize {
+        self.malformed
     }
 
     pub fn in_call(&self) -> bool {
@@ -103,6 +117,28 @@ impl Sink {
             let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
             let msg = format!("`{name}`.`{key}`: expected {expected}, got {text:?}; kept as given");
             self.call_diag(Label::TypeCoercion, msg);
+            if let Some(call) = self.open.as_mut() {
+                call.coerced.push(key.to_string());
+            }
+        }
+        c.value.to_string()
+    }
+
+    /// Like `coerce_param`, for a value that is already JSON text (a container of a typed
+    /// parameter): coerced member by member by the declared schema. What does not fit keeps its
+    /// form and is reported once as `type_coercion` (validation then skips the key).
+    pub fn coerce_param_json(&mut self, key: &str, json: &str) -> String {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else { return json.to_string() };
+        let (Some(tools), Some(name)) = (&self.tools, self.call_name()) else { return json.to_string() };
+        let Some((schema, root)) = tools.param(name, key) else { return json.to_string() };
+        let c = crate::schema::coerce::coerce_value(&v, schema, root);
+        if !c.ok {
+            let expected = crate::schema::types(schema, root).names();
+            let msg = format!("`{name}`.`{key}`: expected {expected}, got {json}; kept as given where it did not fit");
+            self.call_diag(Label::TypeCoercion, msg);
+            if let Some(call) = self.open.as_mut() {
+                call.coerced.push(key.to_string());
+            }
         }
         c.value.to_string()
     }
@@ -130,6 +166,8 @@ impl Sink {
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
+        self.diags += 1;
+        self.malformed += (label == Label::MalformedJson) as usize;
         self.events.push(Event::Diagnostic { label, message: message.into(), index });
     }
 
@@ -156,6 +194,7 @@ impl Sink {
             args: String::new(),
             scanner: JsonScanner::new(Expect::Object, self.limits.max_depth + 1),
             overflowed: false,
+            coerced: Vec::new(),
         });
         if let Some(tools) = &self.tools {
             if !tools.is_empty() && !tools.has(name) {
@@ -178,6 +217,13 @@ impl Sink {
             return false;
         }
         if call.args.len() + s.len() > max {
+            // Keep what fits (at a char boundary), so the cut falls at the same byte whatever
+            // the fragments; the rest is dropped.
+            let fit = crate::engine::floor_char_boundary(s, max.saturating_sub(call.args.len()));
+            if fit > 0 {
+                self.args(&s[..fit]);
+            }
+            let Some(call) = self.open.as_mut() else { return false };
             call.overflowed = true;
             let (index, name) = (call.index, call.name.clone());
             self.diag(
@@ -264,9 +310,9 @@ impl Sink {
         }
         if let Some(tools) = &self.tools {
             let mut diags = Vec::new();
-            tools.validate_call(&call.name, &call.args, &mut diags);
+            tools.validate_call(&call.name, &call.args, repaired, &call.coerced, &mut diags);
             for (label, message) in diags {
-                self.events.push(Event::Diagnostic { label, message, index: Some(call.index) });
+                self.diag(label, message, Some(call.index));
             }
         }
         self.events.push(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments: call.args, repaired });

@@ -91,35 +91,41 @@ pub enum Payload {
     Custom(fn(bare: bool) -> Box<dyn Reader>),
 }
 
-/// A family's wire format. Empty marker lists mean "none".
+/// A family's wire format. Empty marker lists mean "none". Families are `Syntax<'static>`; a
+/// runtime format (a response template, `crate::template`) borrows its markers from owned
+/// strings for as long as it takes to build the engine.
 #[derive(Clone, Copy)]
-pub struct Syntax {
+pub struct Syntax<'a> {
     /// Open a section that holds one or more payloads (e.g. `<|tool_calls_section_begin|>`).
-    pub section: &'static [&'static str],
+    pub section: &'a [&'a str],
     /// Close a section.
-    pub section_end: &'static [&'static str],
+    pub section_end: &'a [&'a str],
     /// Open a payload; consumed (e.g. `<tool_call>`). Recognised in content and in sections.
-    pub start: &'static [&'static str],
+    pub start: &'a [&'a str],
     /// Open a payload and belong to it (e.g. `{` for bare JSON).
-    pub bare: &'static [&'static str],
+    pub bare: &'a [&'a str],
     /// Close a payload; consumed after it, optional.
-    pub end: &'static [&'static str],
+    pub end: &'a [&'a str],
     /// Swallowed in content (role and turn tokens that are not text).
-    pub ignore: &'static [&'static str],
+    pub ignore: &'a [&'a str],
+    /// Reasoning markers that are part of the format (channel formats such as Cohere's
+    /// `<|START_THINKING|>`); used when no reasoning parser is chosen.
+    pub reasoning: Option<&'a Reasoning<'a>>,
     pub payload: Payload,
     /// `parse()` keeps calls whose arguments the parser had to close (vLLM recovers them for
     /// some families, e.g. Gemma 4). Overridden by the `recover` option.
     pub keep_repaired: bool,
 }
 
-impl Syntax {
-    pub const NONE: Syntax = Syntax {
+impl Syntax<'_> {
+    pub const NONE: Syntax<'static> = Syntax {
         section: &[],
         section_end: &[],
         start: &[],
         bare: &[],
         end: &[],
         ignore: &[],
+        reasoning: None,
         payload: Payload::None,
         keep_repaired: false,
     };
@@ -133,18 +139,22 @@ pub struct Family {
     /// Public model names this family reads (for `parsers()` and detection).
     pub models: &'static [&'static str],
     pub description: &'static str,
-    pub syntax: Syntax,
+    pub syntax: Syntax<'static>,
     pub id_style: IdStyle,
 }
 
-/// Reasoning markers (a vLLM `--reasoning-parser`).
+/// Reasoning markers (a vLLM `--reasoning-parser`, or a format's own channel markers).
 #[derive(Clone, Copy, Debug)]
-pub struct Reasoning {
-    pub id: &'static str,
-    pub aliases: &'static [&'static str],
-    pub start: &'static [&'static str],
-    pub end: &'static [&'static str],
+pub struct Reasoning<'a> {
+    pub id: &'a str,
+    pub aliases: &'a [&'a str],
+    pub start: &'a [&'a str],
+    pub end: &'a [&'a str],
+    /// Answer framing swallowed in content (e.g. `<answer>`, `<response>`).
+    pub ignore: &'a [&'a str],
     /// Output begins inside reasoning; only an end marker (or a tool call) closes it.
     pub implicit_start: bool,
-    pub description: &'static str,
+    /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
+    pub calls_end: bool,
+    pub description: &'a str,
 }

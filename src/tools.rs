@@ -80,6 +80,102 @@ impl Tools {
         }
     }
 
-    /// Checks a finished call's arguments against the tool's schema; pushes diagnostics.
-    pub fn validate_call(&self, _name: &str, _args: &str, _out: &mut Vec<(Label, String)>) {}
+    /// Checks a finished call's arguments against the tool's schema (`schema::validate`) and
+    /// pushes one diagnostic per problem: `missing_required`, `hallucinated_param`,
+    /// `type_coercion`, `schema_violation`. Messages name the tool, the parameter path and what
+    /// was expected, e.g. "`get_weather`.`days`: expected integer, got \"3\"".
+    ///
+    /// Undeclared tools are not checked (the sink reported `wrong_tool`). `repaired`: the
+    /// arguments were closed by the parser, so missing keys are expected and not reported.
+    /// `coerced`: top-level keys whose text value already failed coercion (`Sink::coerce_param`
+    /// reported `type_coercion`); type problems under them are not reported twice.
+    pub fn validate_call(&self, name: &str, args: &str, repaired: bool, coerced: &[String], out: &mut Vec<(Label, String)>) {
+        let Some(tool) = self.get(name) else { return };
+        let Ok(value) = serde_json::from_str::<Value>(args) else { return };
+        let check = crate::schema::validate::Check { skip_required: repaired };
+        for issue in crate::schema::validate::validate(&value, &tool.parameters, &tool.parameters, check) {
+            use crate::schema::validate::Kind;
+            let label = match issue.kind {
+                Kind::Missing => Label::MissingRequired,
+                Kind::Extra => Label::HallucinatedParam,
+                Kind::Type => Label::TypeCoercion,
+                Kind::Violation => Label::SchemaViolation,
+            };
+            if label == Label::TypeCoercion && coerced.iter().any(|k| under(&issue.path, k)) {
+                continue;
+            }
+            let sep = if issue.path.is_empty() { "" } else { "." };
+            out.push((label, format!("`{name}`{sep}{}: {}", issue.path, issue.message)));
+        }
+    }
+}
+
+/// True when validation path `path` is top-level key `key` or below it.
+fn under(path: &str, key: &str) -> bool {
+    path.strip_prefix('`')
+        .and_then(|p| p.strip_prefix(key))
+        .and_then(|p| p.strip_prefix('`'))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tools() -> Tools {
+        Tools::from_json(&json!([{"type": "function", "function": {"name": "get_weather", "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 14}},
+            "required": ["city"]
+        }}}]))
+        .unwrap()
+    }
+
+    fn check(name: &str, args: &str, repaired: bool, coerced: &[&str]) -> Vec<(Label, String)> {
+        let coerced: Vec<String> = coerced.iter().map(|s| s.to_string()).collect();
+        let mut out = Vec::new();
+        tools().validate_call(name, args, repaired, &coerced, &mut out);
+        out
+    }
+
+    #[test]
+    fn labels_and_messages() {
+        assert_eq!(check("get_weather", r#"{"city": "Paris", "days": 3}"#, false, &[]), vec![]);
+        assert_eq!(
+            check("get_weather", r#"{"days": "3", "unit": "C"}"#, false, &[]),
+            vec![
+                (Label::MissingRequired, "`get_weather`: missing required parameter `city`".to_string()),
+                (Label::TypeCoercion, "`get_weather`.`days`: expected integer, got \"3\"".to_string()),
+                (Label::HallucinatedParam, "`get_weather`.`unit`: not a declared parameter (declared: `city`, `days`)".to_string()),
+            ]
+        );
+        assert_eq!(
+            check("get_weather", r#"{"city": "Paris", "days": 30}"#, false, &[]),
+            vec![(Label::SchemaViolation, "`get_weather`.`days`: expected a number <= 14, got 30".to_string())]
+        );
+        // Undeclared tools, cut-off arguments, values whose coercion was already reported.
+        assert_eq!(check("other", r#"{"x": 1}"#, false, &[]), vec![]);
+        assert_eq!(check("get_weather", r#"{"days": 3}"#, true, &[]), vec![]);
+        assert_eq!(check("get_weather", r#"{"city": "x", "days": "three"}"#, false, &["days"]), vec![]);
+        assert_eq!(check("get_weather", r#"{"city": "x", "days": "three"}"#, false, &["day"]).len(), 1);
+    }
+
+    /// A text value (XML families) whose coercion failed is reported once, by the sink.
+    #[test]
+    fn coercion_failure_is_reported_once() {
+        use crate::event::Event;
+        use crate::sink::{IdStyle, Sink};
+        let mut sink = Sink::new(crate::Limits::default(), Some(tools()), "call_".into(), IdStyle::Prefixed);
+        sink.start_call("get_weather", None);
+        let days = sink.coerce_param("days", "three");
+        let city = sink.coerce_param("city", "Oslo");
+        assert!(sink.args(&format!("{{\"city\": {city}, \"days\": {days}, \"x\": 1}}")));
+        sink.end_call();
+        let labels: Vec<Label> = sink.take().into_iter().filter_map(|e| match e {
+            Event::Diagnostic { label, .. } => Some(label),
+            _ => None,
+        }).collect();
+        assert_eq!(labels, vec![Label::TypeCoercion, Label::HallucinatedParam]);
+    }
 }

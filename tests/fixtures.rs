@@ -1,4 +1,5 @@
 //! Runs every fixture (ours and vLLM's) through every driver; see `common`.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
@@ -73,4 +74,13 @@ fn vllm_corpus() {
     }
     eprintln!("corpus: {} vectors run, {} for families not registered yet", runnable.len(), pending.len());
     run(runnable);
+}
+
+#[test]
+fn wasm_suite_includes_every_fixture_file() {
+    let listed = include_str!("wasm.rs");
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures")).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(listed.contains(&format!("include_str!(\"fixtures/{name}\")")), "add fixtures/{name} to FIXTURES in tests/wasm.rs");
+    }
 }

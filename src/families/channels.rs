@@ -1,5 +1,95 @@
-//! Channel formats: Harmony (gpt-oss `openai`), Inkling, Cohere Command.
+//! Channel formats: Harmony (gpt-oss `openai`), Inkling, Cohere Command. Their reasoning
+//! channels are part of the format, so they produce reasoning events without a reasoning parser.
 
-use crate::syntax::Family;
+use crate::channels::harmony::{self, HarmonyReader};
+use crate::sink::IdStyle::Prefixed;
+use crate::syntax::JsonShape::{Array, Object};
+use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
 
-pub static FAMILIES: &[Family] = &[];
+static INKLING_THINKING: Reasoning = Reasoning {
+    id: "inkling",
+    aliases: &[],
+    start: &["<|content_thinking|>"],
+    end: &["<|end_message|>", "<|content_model_end_sampling|>"],
+    ignore: &[],
+    implicit_start: false,
+    calls_end: true,
+    description: "<|content_thinking|> blocks.",
+};
+
+static COHERE_THINKING: Reasoning = Reasoning {
+    id: "cohere_command",
+    aliases: &[],
+    start: &["<|START_THINKING|>"],
+    end: &["<|END_THINKING|>"],
+    ignore: &[],
+    implicit_start: false,
+    calls_end: true,
+    description: "<|START_THINKING|>…<|END_THINKING|>.",
+};
+
+/// `<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}, …]<|END_ACTION|>`; the response
+/// and text markers are framing.
+const COHERE: Syntax = Syntax {
+    start: &["<|START_ACTION|>"],
+    end: &["<|END_ACTION|>"],
+    ignore: &["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>", "<|END_OF_TURN_TOKEN|>"],
+    reasoning: Some(&COHERE_THINKING),
+    payload: Payload::Json(Array, Wrapper::STANDARD),
+    ..Syntax::NONE
+};
+
+pub static FAMILIES: &[Family] = &[
+    Family {
+        id: "openai",
+        aliases: &["harmony", "gpt_oss"],
+        models: &["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
+        description: "gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through.",
+        syntax: Syntax {
+            bare: harmony::OPEN,
+            end: harmony::END,
+            ignore: harmony::END,
+            payload: Payload::Custom(HarmonyReader::boxed),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "inkling",
+        aliases: &[],
+        models: &[],
+        description: "Inkling: <|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content.",
+        syntax: Syntax {
+            start: &["<|content_invoke_tool_json|>"],
+            end: &["<|end_message|>", "<|content_model_end_sampling|>"],
+            ignore: &[
+                "<|message_model|>",
+                "<|content_text|>",
+                "<|content_invoke_tool_text|>",
+                "<|content_tool_error|>",
+                "<|end_message|>",
+                "<|content_model_end_sampling|>",
+            ],
+            reasoning: Some(&INKLING_THINKING),
+            payload: Payload::Json(Object, Wrapper::STANDARD),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "cohere_command3",
+        aliases: &[],
+        models: &["CohereLabs/c4ai-command-r7b-12-2024", "CohereLabs/c4ai-command-a-03-2025", "CohereLabs/command-a-reasoning-08-2025"],
+        description: "Cohere Command R7B/A: <|START_ACTION|>[{\"tool_name\", \"parameters\"}, …]<|END_ACTION|>, <|START_THINKING|> reasoning, <|START_RESPONSE|> content.",
+        syntax: COHERE,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "cohere_command4",
+        aliases: &[],
+        models: &[],
+        description: "Cohere Command 4 preset: as cohere_command3, plus <|START_TEXT|> content blocks.",
+        syntax: COHERE,
+        id_style: Prefixed,
+    },
+];

@@ -95,12 +95,4 @@ pub static FAMILIES: &[Family] = &[
         },
         id_style: Prefixed,
     },
-    Family {
-        id: "openai",
-        aliases: &[],
-        models: &["gpt-4o", "gpt-4.1", "o3"],
-        description: "Passthrough for servers that already return native tool calls: text is content.",
-        syntax: Syntax::NONE,
-        id_style: Prefixed,
-    },
 ];

@@ -41,3 +41,35 @@ pub fn names() -> Vec<&'static str> {
     v.sort_unstable();
     v
 }
+
+/// `[{id, aliases, models, description}]` for every family, as JSON.
+pub fn to_json() -> String {
+    use crate::json::write::push_json_string;
+    let list = |out: &mut String, items: &[&str]| {
+        out.push('[');
+        for (i, s) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_json_string(out, s);
+        }
+        out.push(']');
+    };
+    let mut out = String::from("[");
+    for (i, f) in all().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"id\":");
+        push_json_string(&mut out, f.id);
+        out.push_str(",\"aliases\":");
+        list(&mut out, f.aliases);
+        out.push_str(",\"models\":");
+        list(&mut out, f.models);
+        out.push_str(",\"description\":");
+        push_json_string(&mut out, f.description);
+        out.push('}');
+    }
+    out.push(']');
+    out
+}

@@ -26,7 +26,7 @@ const MIMO: XmlSyntax = XmlSyntax { trim_newline: false, ..QWEN };
 /// Seed-OSS: Qwen3-Coder inside `<seed:tool_call>`.
 const SEED: XmlSyntax = XmlSyntax { stops: &["</seed:tool_call>"], soft_stops: &["<seed:tool_call>", "<function="], ..QWEN };
 
-const fn qwen_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], close: &'static [&'static str]) -> Syntax {
+const fn qwen_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], close: &'static [&'static str]) -> Syntax<'static> {
     Syntax { section: open, section_end: close, start: &["<function="], payload: Payload::Xml(xml), ..Syntax::NONE }
 }
 const QWEN_SYNTAX: Syntax = qwen_syntax(&QWEN, &["<tool_call>"], &["</tool_call>"]);
@@ -47,7 +47,7 @@ const GLM_SYNTAX: Syntax = Syntax { start: &["<tool_call>"], payload: Payload::X
 const HY3: XmlSyntax = XmlSyntax { name: Name::Text { sep: &["<tool_sep>"] }, stops: &["</tool_calls>"], ..GLM };
 /// HY v4: as HY v3 without `<tool_sep>`.
 const HY4: XmlSyntax = XmlSyntax { stops: &["</tool_calls>"], ..GLM };
-const fn hy_syntax(xml: &'static XmlSyntax) -> Syntax {
+const fn hy_syntax(xml: &'static XmlSyntax) -> Syntax<'static> {
     Syntax { section: &["<tool_calls>"], section_end: &["</tool_calls>"], start: &["<tool_call>"], payload: Payload::Xml(xml), ..Syntax::NONE }
 }
 
@@ -98,7 +98,7 @@ const DSML41: XmlSyntax = XmlSyntax {
     soft_stops: &["<｜DSML｜ invoke name="],
     ..DSML
 };
-const fn dsml_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], close: &'static [&'static str], start: &'static [&'static str]) -> Syntax {
+const fn dsml_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], close: &'static [&'static str], start: &'static [&'static str]) -> Syntax<'static> {
     Syntax { section: open, section_end: close, start, payload: Payload::Xml(xml), ..Syntax::NONE }
 }
 
@@ -142,7 +142,7 @@ fn muse(_bare: bool) -> Box<dyn Reader> {
 fn glimmer(_bare: bool) -> Box<dyn Reader> {
     Box::new(MuseReader::new(&GLIMMER))
 }
-const fn muse_syntax(make: fn(bool) -> Box<dyn Reader>) -> Syntax {
+const fn muse_syntax(make: fn(bool) -> Box<dyn Reader>) -> Syntax<'static> {
     Syntax { bare: &["<|start|>", "to="], ignore: &["<|eom|>", "<|eot|>", "<|end|>"], payload: Payload::Custom(make), ..Syntax::NONE }
 }
 

@@ -9,7 +9,12 @@
 //! - Until a call starts, nothing is emitted: an object that turns out not to be a call is
 //!   rejected (the sequencer turns its bytes back into text). With a bare opening (`{` in
 //!   prose), the first key must be a name or arguments key, so ordinary JSON in prose is
-//!   released as soon as its first key is read.
+//!   released as soon as its first key is read, and the object needs both a name and
+//!   arguments (`{"name": "x"}` in prose is text).
+//! - Parallel collapse: when one tool-call block (a payload opened by a marker) holds several
+//!   call objects fused together (`{...}{...}`, `{...}, {...}`, or an array where one object
+//!   was expected), every object is read as a call and a `parallel_collapse` diagnostic is
+//!   reported.
 
 use crate::engine::{Reader, Status, Step};
 use crate::event::Label;
@@ -27,7 +32,8 @@ impl Reader for NoCalls {
     }
 }
 
-fn skip_ws(input: &str, mut i: usize) -> usize {
+/// The first index at or after `i` that is not JSON whitespace.
+pub(crate) fn skip_ws(input: &str, mut i: usize) -> usize {
     let b = input.as_bytes();
     while i < b.len() && is_ws(b[i]) {
         i += 1;
@@ -50,7 +56,8 @@ enum Outer {
     ArrItem { first: bool },
     InObj { in_array: bool },
     ArrAfter,
-    SeqAfter,
+    /// After a call object outside an array: another object may follow (sequences, collapse).
+    Next,
     Done,
 }
 
@@ -59,18 +66,45 @@ pub struct CallsReader {
     shape: JsonShape,
     wrapper: Wrapper,
     bare: bool,
+    /// Read further objects fused into this block, reporting `parallel_collapse`.
+    collapse: bool,
+    /// An array opened where one object was expected (each extra element is a collapse).
+    collapsed_array: bool,
     st: Outer,
     obj: Option<WrapperReader>,
     /// Calls this reader completed.
     calls: usize,
     /// Bytes consumed so far (for "did anything happen" decisions at eof).
     consumed: usize,
+    /// Whitespace and separator before a further object (text if that object is not a call).
+    gap: String,
 }
 
 impl CallsReader {
+    /// `bare`: the opening marker belongs to the payload (`{` in prose). Payloads opened by a
+    /// marker read fused call objects (`parallel_collapse`); see `without_collapse`.
     pub fn new(shape: JsonShape, wrapper: Wrapper, bare: bool) -> Self {
-        CallsReader { shape, wrapper, bare, st: Outer::Begin, obj: None, calls: 0, consumed: 0 }
+        CallsReader {
+            shape,
+            wrapper,
+            bare,
+            collapse: !bare,
+            collapsed_array: false,
+            st: Outer::Begin,
+            obj: None,
+            calls: 0,
+            consumed: 0,
+            gap: String::new(),
+        }
     }
+
+    /// Ends the payload after the first object: what follows is not part of the block (Mistral
+    /// pre-v11 `[TOOL_CALLS] {...}` has no closing marker).
+    pub fn without_collapse(mut self) -> Self {
+        self.collapse = false;
+        self
+    }
+
 
     fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
         self.consumed += used;
@@ -103,10 +137,11 @@ impl Reader for CallsReader {
                         return Step::partial(i);
                     }
                     let b = bytes[i];
-                    let array_ok = matches!(self.shape, JsonShape::Array | JsonShape::ObjectOrArray);
+                    let array_ok = !matches!(self.shape, JsonShape::Object) || self.collapse;
                     let object_ok = !matches!(self.shape, JsonShape::Array);
                     if b == b'[' && array_ok {
                         i += 1;
+                        self.collapsed_array = self.shape == JsonShape::Object;
                         self.st = Outer::ArrItem { first: true };
                     } else if b == b'{' && object_ok {
                         self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
@@ -130,7 +165,9 @@ impl Reader for CallsReader {
                             self.st = Outer::Done;
                         }
                         b'{' => {
-                            self.obj = Some(WrapperReader::new(self.wrapper, self.bare && self.calls == 0));
+                            let mut obj = WrapperReader::new(self.wrapper, self.bare && self.calls == 0);
+                            obj.fused = self.collapsed_array && !first;
+                            self.obj = Some(obj);
                             self.st = Outer::InObj { in_array: true };
                         }
                         _ => return self.fail(i, sink, "expected a call object in the array"),
@@ -146,6 +183,7 @@ impl Reader for CallsReader {
                             return Step::partial(i);
                         }
                         Status::Done => {
+                            self.gap.clear();
                             if obj.committed {
                                 self.calls += 1;
                             }
@@ -158,8 +196,8 @@ impl Reader for CallsReader {
                             }
                             self.st = if in_array {
                                 Outer::ArrAfter
-                            } else if let JsonShape::Sequence(_) = self.shape {
-                                Outer::SeqAfter
+                            } else if matches!(self.shape, JsonShape::Sequence(_)) || self.collapse {
+                                Outer::Next
                             } else {
                                 Outer::Done
                             };
@@ -172,6 +210,7 @@ impl Reader for CallsReader {
                                 return Step::reject(i);
                             }
                             // A later element that is not a call: its bytes are text.
+                            sink.text(&self.gap);
                             sink.text(&raw);
                             self.st = Outer::Done;
                             self.consumed += i;
@@ -199,27 +238,12 @@ impl Reader for CallsReader {
                         _ => return self.fail(i, sink, "expected `,` or `]` after a call object"),
                     }
                 }
-                Outer::SeqAfter => {
-                    let JsonShape::Sequence(sep) = self.shape else { return Step::done(i) };
-                    // Look ahead (bounded) for `ws sep ws {` without consuming unless it matches.
+                Outer::Next => {
+                    // Look ahead (bounded) for `ws [sep] ws {` without consuming unless it matches.
+                    let sep = if let JsonShape::Sequence(sep) = self.shape { sep } else { b',' };
                     let j = skip_ws(input, i);
-                    if j - i > 64 {
-                        self.st = Outer::Done;
-                        continue;
-                    }
-                    if j == bytes.len() {
-                        if eof {
-                            self.st = Outer::Done;
-                            continue;
-                        }
-                        return Step::partial(i);
-                    }
-                    if bytes[j] != sep {
-                        self.st = Outer::Done;
-                        continue;
-                    }
-                    let k = skip_ws(input, j + 1);
-                    if k - j > 64 {
+                    let k = if j < bytes.len() && bytes[j] == sep { skip_ws(input, j + 1) } else { j };
+                    if k - i > 2 * 64 + 1 {
                         self.st = Outer::Done;
                         continue;
                     }
@@ -234,8 +258,12 @@ impl Reader for CallsReader {
                         self.st = Outer::Done;
                         continue;
                     }
+                    self.gap.clear();
+                    self.gap.push_str(&input[i..k]);
                     i = k;
-                    self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                    let mut obj = WrapperReader::new(self.wrapper, self.bare);
+                    obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
+                    self.obj = Some(obj);
                     self.st = Outer::InObj { in_array: false };
                 }
             }
@@ -300,6 +328,8 @@ struct WrapperReader {
     raw: String,
     committed: bool,
     failed: bool,
+    /// Fused into a block after another call object: reports `parallel_collapse` if it is a call.
+    fused: bool,
     scratch: String,
 }
 
@@ -324,12 +354,16 @@ impl WrapperReader {
             raw: String::new(),
             committed: false,
             failed: false,
+            fused: false,
             scratch: String::new(),
         }
     }
 
     fn commit(&mut self, sink: &mut Sink) {
         let name = self.name.clone().unwrap_or_default();
+        if self.fused {
+            sink.call_diag(Label::ParallelCollapse, "several call objects fused in one tool-call block; each was read as a call");
+        }
         sink.start_call(&name, None);
         self.committed = true;
         self.raw = String::new();
@@ -368,6 +402,12 @@ impl WrapperReader {
     fn close(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
         self.st = W::Done;
         if !self.committed {
+            if self.strict && !self.args_seen {
+                // `{"name": "x"}` in prose: ordinary JSON, not a call.
+                self.raw.push_str(&input[..i]);
+                self.failed = true;
+                return Step::reject(i);
+            }
             if self.name.as_deref().is_some_and(|n| !n.is_empty()) {
                 if self.args_buf.is_none() {
                     self.args_buf = Some("{}".to_string());

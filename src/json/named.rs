@@ -10,7 +10,8 @@ use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
-use crate::syntax::NamedJson;
+use crate::json::call::{skip_ws, CallsReader};
+use crate::syntax::{JsonShape, NamedJson, Wrapper};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum St {
@@ -23,6 +24,55 @@ enum St {
     Done,
 }
 
+/// Streams one call's raw JSON arguments object, byte for byte, and ends the call when the
+/// object closes, the input ends (`truncation`) or the JSON breaks (`malformed_json`).
+pub struct RawArgs {
+    sc: JsonScanner,
+    scratch: String,
+}
+
+impl Default for RawArgs {
+    fn default() -> Self {
+        RawArgs { sc: JsonScanner::repairing(Expect::Object, 1), scratch: String::new() }
+    }
+}
+
+impl RawArgs {
+    /// Call right after `sink.start_call`, at the arguments' `{`.
+    pub fn begin(&mut self, sink: &Sink) {
+        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+    }
+
+    /// Returns the bytes used and whether the call ended.
+    pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, bool) {
+        self.scratch.clear();
+        let (used, r) = self.sc.feed(input, Some(&mut self.scratch));
+        sink.args(&self.scratch);
+        match r {
+            Ok(Progress::Done) => {
+                if self.sc.repairs() > 0 {
+                    sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
+                }
+                sink.end_call();
+                (used, true)
+            }
+            Ok(Progress::More) if eof => {
+                sink.end_call_truncated();
+                (used, true)
+            }
+            Ok(Progress::More) => (used, false),
+            Err(e) => {
+                let what = match e {
+                    crate::json::scanner::JsonError::TooDeep => "nesting too deep".to_string(),
+                    crate::json::scanner::JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
+                };
+                sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({what}); closed"));
+                (used, true)
+            }
+        }
+    }
+}
+
 pub struct NamedReader {
     cfg: &'static NamedJson,
     st: St,
@@ -32,8 +82,7 @@ pub struct NamedReader {
     args_open_set: MarkerSet,
     args_close_set: MarkerSet,
     name: String,
-    sc: JsonScanner,
-    scratch: String,
+    args: RawArgs,
 }
 
 fn set(markers: &[&str]) -> MarkerSet {
@@ -53,8 +102,7 @@ impl NamedReader {
             args_open_set: set(cfg.args_open),
             args_close_set: set(cfg.args_close),
             name: String::new(),
-            sc: JsonScanner::repairing(Expect::Object, 1),
-            scratch: String::new(),
+            args: RawArgs::default(),
         }
     }
 
@@ -82,7 +130,7 @@ impl NamedReader {
             return false;
         }
         sink.start_call(&name, if id.is_empty() { None } else { Some(id) });
-        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+        self.args.begin(sink);
         true
     }
 
@@ -182,9 +230,16 @@ impl Reader for NamedReader {
                         }
                         return Step::partial(i);
                     }
-                    if bytes[k] != b'{' || !self.begin_args(sink) {
-                        if bytes[k] != b'{' && !self.name.trim().is_empty() {
+                    if bytes[k] != b'{' {
+                        if !self.name.trim().is_empty() {
                             sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
+                        }
+                        return Step::reject(j);
+                    }
+                    if !self.begin_args(sink) {
+                        if !self.name.trim().is_empty() {
+                            let msg = format!("`{}` is not a valid call header; the call is text", self.name.trim());
+                            sink.diag(Label::MalformedJson, msg, None);
                         }
                         return Step::reject(j);
                     }
@@ -192,36 +247,16 @@ impl Reader for NamedReader {
                     self.st = St::Args;
                 }
                 St::Args => {
-                    self.scratch.clear();
-                    let (used, r) = self.sc.feed(&input[i..], Some(&mut self.scratch));
-                    sink.args(&self.scratch);
+                    let (used, ended) = self.args.feed(&input[i..], eof, sink);
                     i += used;
-                    match r {
-                        Ok(Progress::Done) => {
-                            if self.sc.repairs() > 0 {
-                                sink.call_diag(Label::EscapingError, "raw control characters or invalid escapes in argument strings were repaired");
-                            }
-                            sink.end_call();
-                            self.st = St::ArgsClose;
-                        }
-                        Ok(Progress::More) => {
-                            if eof {
-                                sink.end_call_truncated();
-                                self.st = St::Done;
-                                return Step::done(i);
-                            }
-                            return Step::partial(i);
-                        }
-                        Err(e) => {
-                            let what = match e {
-                                crate::json::scanner::JsonError::TooDeep => "nesting too deep".to_string(),
-                                crate::json::scanner::JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
-                            };
-                            sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({what}); closed"));
-                            self.st = St::Done;
-                            return Step::done(i);
-                        }
+                    if !ended {
+                        return Step::partial(i);
                     }
+                    if eof {
+                        self.st = St::Done;
+                        return Step::done(i);
+                    }
+                    self.st = St::ArgsClose;
                 }
                 St::ArgsClose => match Self::skip_optional(&self.args_close_set, input, i, eof) {
                     Some(j) => {
@@ -230,6 +265,235 @@ impl Reader for NamedReader {
                     }
                     None => return Step::partial(i),
                 },
+            }
+        }
+    }
+}
+
+/// Mistral's `[TOOL_CALLS]` payload; the layout is decided by what follows the marker:
+///
+/// - `[` (not `[ARGS]`): pre-v11 array of `{"name", "arguments"}` objects;
+/// - `{` whose first key is a name or arguments key: one pre-v11 call object (what follows it is
+///   text);
+/// - otherwise v11+: `NAME[ARGS]{json}` or `NAME{json}`, the JSON forwarded raw. An empty name
+///   (`[ARGS]{...}`, or `{` with other keys) is still a call, reported as `malformed_json`.
+///   A name at the end of the output is a call without arguments (`{}`).
+///
+/// Repeated `[TOOL_CALLS]` markers before the payload count as one.
+pub struct MistralReader {
+    st: M,
+    markers: MarkerSet,
+    name: String,
+    inner: Option<crate::json::call::CallsReader>,
+    args: RawArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum M {
+    Begin,
+    Name,
+    /// After the name: optional whitespace, then `[ARGS]`, `{` or the end.
+    NameWs,
+    /// After `[ARGS]` (or at a `{` ending the name): the arguments object.
+    ArgsOpen,
+    Args,
+    Inner,
+}
+
+const TOOL_CALLS: Act = Act::Other(0);
+const ARGS: Act = Act::Other(1);
+
+impl Default for MistralReader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MistralReader {
+    pub fn new() -> Self {
+        let mut markers = MarkerSet::new();
+        markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS);
+        MistralReader {
+            st: M::Begin,
+            markers,
+            name: String::new(),
+            inner: None,
+            args: RawArgs::default(),
+        }
+    }
+
+    /// For `Payload::Custom`.
+    pub fn boxed(_bare: bool) -> Box<dyn Reader> {
+        Box::new(Self::new())
+    }
+
+    fn is_name_char(c: char) -> bool {
+        c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@')
+    }
+
+    /// The first key of the object at `input[0] == '{'`: `Ok(Some(key))`, `Ok(None)` when there is
+    /// none (`{}`, not a string, or longer than `max` bytes), `Err(())` when more input is needed.
+    /// Looks at most 64 bytes of whitespace and `max` bytes of key ahead (the bytes stay unread).
+    fn first_key(input: &str, eof: bool, max: usize) -> Result<Option<String>, ()> {
+        let b = input.as_bytes();
+        let mut i = 1;
+        while i < b.len() && is_ws(b[i]) {
+            i += 1;
+        }
+        if i >= b.len() {
+            return if eof || i > 64 { Ok(None) } else { Err(()) };
+        }
+        if b[i] != b'"' {
+            return Ok(None);
+        }
+        let start = i + 1;
+        let mut j = start;
+        while j < b.len() && b[j] != b'"' && j - start <= max {
+            j += if b[j] == b'\\' { 2 } else { 1 };
+        }
+        if j >= b.len() {
+            return if eof { Ok(None) } else { Err(()) };
+        }
+        if j - start > max {
+            return Ok(None);
+        }
+        Ok(input.get(start..j).and_then(crate::json::write::unescape))
+    }
+
+    fn start(&mut self, sink: &mut Sink) {
+        let name = self.name.trim().to_string();
+        if name.is_empty() {
+            sink.call_diag(Label::MalformedJson, "a [TOOL_CALLS] call without a tool name");
+        }
+        sink.start_call(&name, None);
+        self.args.begin(sink);
+    }
+}
+
+impl Reader for MistralReader {
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            match self.st {
+                M::Begin => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        return if eof { Step::reject(i) } else { Step::partial(i) };
+                    }
+                    match self.markers.at_start(&input[i..], eof) {
+                        Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) => {
+                            i += self.markers.text(idx).len();
+                            if self.markers.act(idx) == ARGS {
+                                self.st = M::ArgsOpen;
+                            }
+                            continue;
+                        }
+                        Ok(None) => {}
+                    }
+                    match bytes[i] {
+                        b'[' => {
+                            self.inner = Some(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, false).without_collapse());
+                            self.st = M::Inner;
+                        }
+                        b'{' => match Self::first_key(&input[i..], eof, 64) {
+                            Err(()) => return Step::partial(i),
+                            Ok(Some(k)) if Wrapper::STANDARD.name_keys.contains(&k.as_str()) || Wrapper::STANDARD.args_keys.contains(&k.as_str()) => {
+                                self.inner = Some(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, false).without_collapse());
+                                self.st = M::Inner;
+                            }
+                            Ok(_) => self.st = M::ArgsOpen,
+                        },
+                        _ => self.st = M::Name,
+                    }
+                }
+                M::Name => {
+                    let rest = &input[i..];
+                    let mut end = rest.len();
+                    for (at, c) in rest.char_indices() {
+                        if !Self::is_name_char(c) {
+                            end = at;
+                            break;
+                        }
+                    }
+                    self.name.push_str(&rest[..end]);
+                    i += end;
+                    if self.name.len() > sink.limits.max_name_bytes {
+                        let msg = format!("a [TOOL_CALLS] name ran past {} bytes; released as text", sink.limits.max_name_bytes);
+                        sink.diag(Label::LimitExceeded, msg, None);
+                        return Step::reject(i);
+                    }
+                    if i == bytes.len() && !eof {
+                        return Step::partial(i);
+                    }
+                    self.st = M::NameWs;
+                }
+                M::NameWs => {
+                    let j = skip_ws(input, i);
+                    if j - i > 64 {
+                        return Step::reject(i);
+                    }
+                    if j == bytes.len() {
+                        if !eof {
+                            return Step::partial(i);
+                        }
+                        if self.name.is_empty() {
+                            return Step::reject(i);
+                        }
+                        // `[TOOL_CALLS]name` at the end: a call without arguments.
+                        sink.start_call(&self.name, None);
+                        sink.args("{}");
+                        sink.end_call();
+                        return Step::done(j);
+                    }
+                    if bytes[j] == b'{' {
+                        i = j;
+                        self.st = M::ArgsOpen;
+                        continue;
+                    }
+                    match self.markers.at_start(&input[j..], eof) {
+                        Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) if self.markers.act(idx) == ARGS => {
+                            i = j + self.markers.text(idx).len();
+                            self.st = M::ArgsOpen;
+                        }
+                        _ => return Step::reject(i),
+                    }
+                }
+                M::ArgsOpen => {
+                    i = skip_ws(input, i);
+                    if i == bytes.len() {
+                        if !eof {
+                            return Step::partial(i);
+                        }
+                        if self.name.trim().is_empty() {
+                            return Step::reject(i);
+                        }
+                        // `name[ARGS]` at the end: cut off before the arguments.
+                        self.start(sink);
+                        sink.end_call_truncated();
+                        return Step::done(i);
+                    }
+                    if bytes[i] != b'{' {
+                        if !self.name.trim().is_empty() {
+                            sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
+                        }
+                        return Step::reject(i);
+                    }
+                    self.start(sink);
+                    self.st = M::Args;
+                }
+                M::Args => {
+                    let (used, ended) = self.args.feed(&input[i..], eof, sink);
+                    i += used;
+                    return if ended { Step::done(i) } else { Step::partial(i) };
+                }
+                M::Inner => {
+                    let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
+                    let step = inner.feed(&input[i..], eof, sink);
+                    return Step { used: i + step.used, status: step.status };
+                }
             }
         }
     }

@@ -1,14 +1,149 @@
 //! Pythonic call lists (`[f(a=1), g()]`) and key-value formats (Gemma 4 `call:f{k:v}`).
-//! Filled in by the pythonic family group: `PySyntax` describes a dialect as data, `reader`
-//! makes its streaming reader.
+//!
+//! A dialect is data (`PySyntax`); one reader (`reader.rs`) reads the calls of a payload and
+//! one value machine (`values.rs`) turns each call's arguments into JSON as they arrive.
+//! Python literals are tokenized (`lex.rs`), never evaluated.
+
+mod lex;
+mod reader;
+mod values;
 
 use crate::engine::Reader;
 
+/// How calls and values are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `name(k=v, ...)` with Python literal values, in an optional `[...]` list; calls are
+    /// separated by `,` or whitespace.
+    Python,
+    /// `call:name{k:v, ...}` (or `(...)`): quoted or bare text values, nested `{}`/`[]`.
+    KeyValue,
+}
+
+/// How a key-value text value becomes JSON when the tool schema gives no type for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Untyped {
+    /// A string (Gemma 4: bare values are raw strings).
+    String,
+    /// JSON when the text is JSON (`5`, `true`, `{...}`), else a string (FunctionGemma).
+    JsonOrString,
+}
+
 /// One pythonic or key-value dialect.
 #[derive(Debug)]
-pub struct PySyntax {}
+pub struct PySyntax {
+    pub style: Style,
+    /// Key-value: what stands before a call's name (`call:`), one of these is required.
+    pub call_prefix: &'static [&'static str],
+    /// Key-value: the token around string values and quoted keys (`<|"|>`).
+    pub quote: &'static str,
+    /// Key-value: markers that end a call when met outside a string (the family's end marker).
+    pub stop: &'static [&'static str],
+    pub untyped: Untyped,
+}
 
-/// A fresh reader for one payload in dialect `cfg`.
-pub fn reader(_cfg: &'static PySyntax, _bare: bool) -> Box<dyn Reader> {
-    Box::new(crate::json::call::NoCalls)
+impl PySyntax {
+    pub const PYTHON: PySyntax =
+        PySyntax { style: Style::Python, call_prefix: &[], quote: "", stop: &[], untyped: Untyped::String };
+}
+
+/// A fresh reader for one payload in dialect `cfg`. The same reader serves a bare `[` (it
+/// reads the `[` itself) and a consumed start marker (the `[` is optional there).
+pub fn reader(cfg: &'static PySyntax, _bare: bool) -> Box<dyn Reader> {
+    Box::new(reader::CallsReader::new(cfg))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::event::Event;
+    use crate::{Options, ToolCallParser};
+
+    const FAMILIES: [&str; 6] = ["pythonic", "llama4_pythonic", "olmo3", "lfm2", "gemma4", "functiongemma"];
+    const PIECES: &[&str] = &[
+        "[", "]", "(", ")", "{", "}", ",", "=", ":", "'", "\"", "'''", "\\", "\\u00e9", "\\ud83d", "\\x4", "a", "f",
+        "get_weather", " ", "\n", "1", "-", ".", "e", "0x", "True", "None", "<|\"|>", "<tool_call|>", "<|tool_call>",
+        "call:", "<escape>", "<start_function_call>", "<end_function_call>", "<|tool_call_start|>", "<|tool_call_end|>",
+        "<function_calls>", "</function_calls>", "<|python_start|>", "<|python_end|>", "é", "😀", "r", "b", "f'", "<",
+        "[f(a=", "'x'", ")]", "call:f{", "k:", "n=07",
+    ];
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Typed parameters for the names the soup uses (`f`, `get_weather`; keys `a`, `k`).
+    const TOOLS: &str = r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+        "a": {"type": "integer"}, "k": {"type": "object", "properties": {"a": {"type": "number"}}}}}}},
+        {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {
+        "a": {"type": "array", "items": {"type": "boolean"}}, "k": {"type": "string"}}}}}]"#;
+
+    fn merged(parser: &str, chunks: &[&str], tools: bool) -> Vec<Event> {
+        let mut o = Options::new(parser);
+        o.tools = tools.then(|| serde_json::from_str(TOOLS).unwrap());
+        let mut p = ToolCallParser::new(&o).unwrap();
+        let mut ev = Vec::new();
+        for c in chunks {
+            p.push_into(c, &mut ev);
+        }
+        p.finish_into(&mut ev);
+        let mut out: Vec<Event> = Vec::new();
+        for e in ev {
+            match (out.last_mut(), &e) {
+                (Some(Event::Text(a)), Event::Text(b)) => a.push_str(b),
+                (Some(Event::ToolCallDelta { index: i, arguments_delta: a }), Event::ToolCallDelta { index: j, arguments_delta: b }) if i == j => {
+                    a.push_str(b)
+                }
+                _ => out.push(e),
+            }
+        }
+        out
+    }
+
+    /// Token soup: no panic, no refused fragment, valid arguments, the same events at any split.
+    #[test]
+    fn token_soup_is_safe_and_split_invariant() {
+        let mut rng = Rng(0x9E3779B97F4A7C15);
+        for round in 0..4000 {
+            let n = 1 + rng.below(32);
+            let input: String = (0..n).map(|_| PIECES[rng.below(PIECES.len())]).collect();
+            let parser = FAMILIES[(round / 2) % FAMILIES.len()];
+            let tools = round % 2 == 1;
+            let whole = merged(parser, &[&input], tools);
+            for e in &whole {
+                match e {
+                    Event::Diagnostic { message, .. } => assert!(!message.contains("internal"), "{parser} {input:?}: {message}"),
+                    Event::ToolCallEnd { arguments, .. } => {
+                        assert!(serde_json::from_str::<serde_json::Value>(arguments).is_ok_and(|v| v.is_object()), "{parser} {input:?}: {arguments}")
+                    }
+                    _ => {}
+                }
+            }
+            let cuts: Vec<usize> = (0..input.len()).filter(|&k| input.is_char_boundary(k)).collect();
+            for _ in 0..4 {
+                let (a, b) = (cuts[rng.below(cuts.len())], cuts[rng.below(cuts.len())]);
+                let (a, b) = (a.min(b), a.max(b));
+                let split = merged(parser, &[&input[..a], &input[a..b], &input[b..]], tools);
+                assert_eq!(split, whole, "{parser} {input:?} split at {a},{b}");
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_and_long_values_hit_limits() {
+        let deep = format!("[f(a={}1{})]", "[".repeat(300), "]".repeat(300));
+        let ev = merged("pythonic", &[&deep], false);
+        assert!(ev.iter().any(|e| matches!(e, Event::Diagnostic { label: crate::Label::LimitExceeded, .. })));
+        let deep = format!("<|tool_call>call:f{{a:{}1{}}}<tool_call|>", "[".repeat(300), "]".repeat(300));
+        let ev = merged("gemma4", &[&deep], false);
+        assert!(ev.iter().any(|e| matches!(e, Event::Diagnostic { label: crate::Label::LimitExceeded, .. })));
+        let long = format!("[f({}=1)]", "k".repeat(1000));
+        let ev = merged("pythonic", &[&long], false);
+        assert!(ev.iter().any(|e| matches!(e, Event::Diagnostic { label: crate::Label::LimitExceeded, .. })));
+    }
 }

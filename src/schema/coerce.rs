@@ -98,9 +98,11 @@ pub fn coerce_value(v: &Value, schema: &Value, root: &Value) -> Coerced {
     }
 }
 
+/// JSON Schema typing: integers are numbers, and integral floats (`2.0`) are integers.
 fn type_allowed(v: &Value, allowed: Types) -> bool {
     match Ty::of(v) {
         Ty::Integer => allowed.has(Ty::Integer) || allowed.has(Ty::Number),
+        Ty::Number if v.as_f64().is_some_and(|f| f.fract() == 0.0) => allowed.has(Ty::Integer) || allowed.has(Ty::Number),
         t => allowed.has(t),
     }
 }
@@ -264,6 +266,37 @@ mod tests {
             ("2", json!({"enum": [1, 2]}), json!(2), true),
             ("hi", json!({}), json!("hi"), true),
             ("12345678901234567890", json!({"type": "integer"}), json!(12345678901234567890u64), true),
+            // Spec §0.1 cases: trimming, signs and underscores (Python `int`/`float`).
+            (" null ", json!({"type": ["integer", "null"]}), json!(null), true),
+            ("-0", json!({"type": "integer"}), json!(0), true),
+            (" 12 ", json!({"type": "long"}), json!(12), true),
+            ("1_000", json!({"type": "integer"}), json!(1000), true),
+            ("1__0", json!({"type": "integer"}), json!("1__0"), false),
+            ("_1", json!({"type": "integer"}), json!("_1"), false),
+            ("-2.50", json!({"type": "float64"}), json!(-2.5), true),
+            ("1_0.5", json!({"type": "number"}), json!(10.5), true),
+            ("1e400", json!({"type": "number"}), json!("1e400"), false),
+            ("-inf", json!({"type": "number"}), json!("-inf"), false),
+            (" TRUE ", json!({"type": "boolean"}), json!(true), true),
+            // Priority null > integer > number > boolean > object > array > string.
+            ("5", json!({"type": ["string", "integer"]}), json!(5), true),
+            ("1", json!({"type": ["boolean", "integer"]}), json!(1), true),
+            ("0", json!({"type": ["boolean", "number"]}), json!(0), true),
+            ("true", json!({"type": ["boolean", "string"]}), json!(true), true),
+            ("null", json!({"enum": ["a", null]}), json!(null), true),
+            ("[1]", json!({"type": ["object", "array"]}), json!([1]), true),
+            // No type matches: JSON when `string` is not allowed, else the raw text.
+            ("[1]", json!({"type": "integer"}), json!([1]), false),
+            ("\"x\"", json!({"type": "integer"}), json!("x"), false),
+            ("{bad", json!({"type": "object"}), json!("{bad"), false),
+            // Aliases and schemas without type information.
+            ("{\"a\": 1}", json!({"type": "dict"}), json!({"a": 1}), true),
+            ("[1]", json!({"type": "sequence"}), json!([1]), true),
+            ("[1]", json!({"type": "list"}), json!([1]), true),
+            ("5", json!({"type": "frobnicate"}), json!("5"), true),
+            ("5", json!({"description": "a count"}), json!("5"), true),
+            ("7", json!({"allOf": [{"type": "integer"}]}), json!(7), true),
+            ("7", json!({"oneOf": [{"type": "string"}, {"type": "int32"}]}), json!(7), true),
         ];
         for (text, schema, want, ok) in cases {
             assert_eq!(c(text, schema.clone()), (want.clone(), *ok), "{text} as {schema}");
@@ -283,6 +316,14 @@ mod tests {
         assert!(r.ok);
         let r = coerce_text("{\"n\": \"7\"}", Some(&schema), &schema);
         assert_eq!(r.value, json!({"n": 7}));
+        // Non-string values are re-serialised and coerced.
+        let s = json!({"type": "string"});
+        assert_eq!(coerce_value(&json!(true), &s, &s), Coerced { value: json!("true"), ok: true });
+        let i = json!({"type": "integer"});
+        assert_eq!(coerce_value(&json!(null), &i, &i), Coerced { value: json!(null), ok: false });
+        assert_eq!(coerce_value(&json!(2.0), &i, &i), Coerced { value: json!(2.0), ok: true });
+        let n = json!({"type": "number"});
+        assert_eq!(coerce_value(&json!(3), &n, &n), Coerced { value: json!(3), ok: true });
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! (`validate`).
 
 pub mod coerce;
+pub mod pattern;
+pub mod validate;
 
 use serde_json::Value;
 

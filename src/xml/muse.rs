@@ -183,7 +183,7 @@ impl MuseReader {
 }
 
 impl Reader for MuseReader {
-    fn committed(&self) -> bool {
+    fn emitted(&self) -> bool {
         self.committed
     }
 

@@ -50,7 +50,7 @@ impl XtmlReader {
 }
 
 impl Reader for XtmlReader {
-    fn committed(&self) -> bool {
+    fn emitted(&self) -> bool {
         self.committed
     }
 

@@ -15,7 +15,9 @@ use toolwire::{Options, ParseResult, ToolCallParser};
 /// One fixture.
 ///
 /// Own fixtures (`tests/fixtures/*.json`, each an array):
-/// `{name, parser, input, tools?, reasoning?, recover?, calls?, content?, reasoning_text?, diagnostics?}`
+/// `{name, parser, input, tools?, reasoning?, recover?, template?, options?, calls?, content?, reasoning_text?, diagnostics?}`
+/// - `options`: more JS options (e.g. `{"policy": "strict", "bareJson": true}`), read by
+///   `Options::from_json`; the fixture's own keys win.
 /// - `calls`: the exact list of `{name, arguments}` (`arguments` compared as JSON values; a
 ///   `null` name or arguments is not checked).
 /// - `content` / `reasoning_text`: exact strings (`null` = none emitted).
@@ -28,6 +30,9 @@ pub struct Fixture {
     pub tools: Option<Value>,
     pub reasoning: Option<String>,
     pub recover: Option<bool>,
+    /// The `template` option (template-driven families).
+    pub template: Option<Value>,
+    pub extra: Option<Value>,
     pub calls: Option<Vec<(Option<String>, Option<Value>)>>,
     /// The calls listed are a subsequence of those found (count not asserted).
     pub calls_subset: bool,
@@ -40,10 +45,15 @@ pub struct Fixture {
 
 impl Fixture {
     pub fn options(&self) -> Options {
-        let mut o = Options::new(&self.parser);
+        let mut o = match &self.extra {
+            Some(v) => Options::from_json(v).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)),
+            None => Options::default(),
+        };
+        o.parser = self.parser.clone();
         o.tools = self.tools.clone();
         o.reasoning = self.reasoning.clone();
         o.recover = self.recover;
+        o.template = self.template.clone();
         o
     }
 }
@@ -94,6 +104,8 @@ pub fn own_fixtures() -> Vec<Fixture> {
                 tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
                 reasoning: opt_str(c, "reasoning"),
                 recover: c.get("recover").and_then(Value::as_bool),
+                template: c.get("template").filter(|t| !t.is_null()).cloned(),
+                extra: c.get("options").filter(|o| o.is_object()).cloned(),
                 calls: c.get("calls").and_then(parse_calls),
                 calls_subset: false,
                 content: nullable_string(c.get("content")),
@@ -144,6 +156,8 @@ pub fn corpus_fixtures() -> Vec<Fixture> {
                 tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
                 reasoning: None,
                 recover: None,
+                template: None,
+                extra: None,
                 calls,
                 calls_subset: notes.contains("call count not asserted"),
                 content,

@@ -1,0 +1,141 @@
+/** An OpenAI tool definition (only `function.name` and `function.parameters` are read). */
+export interface ToolDefinition {
+  type?: "function";
+  function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
+}
+
+/** A JSON Schema object (the subset toolwire reads: types, properties, required, enum, anyOf/oneOf/allOf, items, $ref, ranges). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Limits on what a parser buffers; each yields a `limit_exceeded` diagnostic when hit. */
+export interface ParserLimits {
+  /** Bytes of one call's arguments (default 8 MiB). */
+  maxArgsBytes?: number;
+  /** Nesting depth of argument values (default 128). */
+  maxDepth?: number;
+  /** Bytes a possible call may stay undecided, or a typed value may wait for its close tag (default 1 MiB). */
+  maxBufferBytes?: number;
+  /** Bytes of a tool name or parameter key (default 512). */
+  maxNameBytes?: number;
+}
+
+export interface ParserOptions {
+  /** A parser id or alias from `parsers()` (vLLM `--tool-call-parser` names), or `"auto"` (detect from `model`). Default `"auto"`. */
+  parser?: string;
+  /** The model name; used by `parser: "auto"`. */
+  model?: string;
+  /** OpenAI tool definitions: arguments are coerced to the declared types and validated. */
+  tools?: ToolDefinition[];
+  /** A vLLM `--reasoning-parser` name (e.g. `"qwen3"`, `"deepseek_r1"`): reasoning comes out as `reasoning` events. */
+  reasoning?: string;
+  /** Prefix of generated call ids (default `"call_"`; ids are `${idPrefix}${index}`). */
+  idPrefix?: string;
+  /** Keep calls whose arguments the parser had to close (truncated or malformed) in `parse()` results. */
+  recover?: boolean;
+  /** The response template of the template-driven parsers `hf` and `beam` (ignored by the others). */
+  template?: ResponseTemplate;
+  limits?: ParserLimits;
+}
+
+/**
+ * A wire format given at run time (vLLM's `response_template`). Marker keys take a string or an
+ * array of strings. `payload`: `"json"` (default), `"json_array"`, or a parser id whose payload
+ * reader reads each call (e.g. `"gemma4"`, `"mistral"`, `"openai"`); with a parser id, omitted
+ * marker keys default to that parser's markers.
+ */
+export interface ResponseTemplate {
+  tool_call_start?: string | string[];
+  tool_call_end?: string | string[];
+  tool_section_start?: string | string[];
+  tool_section_end?: string | string[];
+  payload?: string;
+  reasoning_start?: string | string[];
+  reasoning_end?: string | string[];
+  /** The output starts inside reasoning. */
+  reasoning_implicit?: boolean;
+  /** Tokens dropped from the content. */
+  ignore?: string | string[];
+}
+
+export type DiagnosticLabel =
+  | "malformed_json"
+  | "truncation"
+  | "escaping_error"
+  | "wrong_tool"
+  | "hallucinated_param"
+  | "missing_required"
+  | "type_coercion"
+  | "schema_violation"
+  | "parallel_collapse"
+  | "limit_exceeded";
+
+/** Content for the user. Never contains a byte of tool-call markup. */
+export interface TextEvent { type: "text"; text: string }
+/** Reasoning text (with a reasoning parser, or formats that carry a reasoning channel). */
+export interface ReasoningEvent { type: "reasoning"; text: string }
+/** A call began; its name is known. `index` counts calls from 0 in this stream. */
+export interface ToolCallStartEvent { type: "tool-call-start"; index: number; id: string; name: string }
+/** The next fragment of the arguments JSON text (append-only; never re-sent). */
+export interface ToolCallDeltaEvent { type: "tool-call-delta"; index: number; argumentsDelta: string }
+/** The call is complete; `arguments` is the concatenation of its deltas: one JSON object. */
+export interface ToolCallEndEvent {
+  type: "tool-call-end";
+  index: number;
+  id: string;
+  name: string;
+  arguments: string;
+  /** Present (true) when the parser had to close the arguments itself (truncation, malformed JSON, a limit). */
+  repaired?: true;
+}
+/** Something was wrong; the parser continued. */
+export interface DiagnosticEvent { type: "diagnostic"; label: DiagnosticLabel; message: string; index?: number }
+
+export type ToolCallEvent =
+  | TextEvent
+  | ReasoningEvent
+  | ToolCallStartEvent
+  | ToolCallDeltaEvent
+  | ToolCallEndEvent
+  | DiagnosticEvent;
+
+export interface ToolCall { id: string; name: string; /** JSON object text */ arguments: string }
+export interface Diagnostic { label: DiagnosticLabel; message: string; index?: number }
+
+export interface ParseResult {
+  content: string | null;
+  reasoning: string | null;
+  toolCalls: ToolCall[];
+  diagnostics: Diagnostic[];
+}
+
+export interface ParserInfo { id: string; aliases: string[]; models: string[]; description: string }
+
+/** Loads the wasm. Needed once in browsers; a resolved no-op in Node and workerd. Idempotent. */
+export default function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export { init };
+
+/** Parses a whole text. Equals streaming it in one chunk and calling `finish()`. Throws on an unknown parser. */
+export function parse(text: string, options?: ParserOptions | string): ParseResult;
+
+/** Every parser family. */
+export function parsers(): ParserInfo[];
+
+/** The parser id for a model name (most specific match), or null when unknown. */
+export function detectParser(model: string): string | null;
+
+/** A streaming parser. Free it with `free()` (or `Symbol.dispose`) when done. */
+export class ToolCallParser {
+  /** Throws an Error listing the valid parser ids when `options.parser` is unknown. */
+  constructor(options?: ParserOptions | string);
+  /** The resolved parser id. */
+  readonly parser: string;
+  /** Feeds a text chunk of any size; returns the events it completes. */
+  push(chunk: string): ToolCallEvent[];
+  /** Feeds UTF-8 bytes; a code point split across chunks is joined. */
+  pushBytes(bytes: Uint8Array): ToolCallEvent[];
+  /** Ends the input: flushes held text, ends an open call (reporting truncation). */
+  finish(): ToolCallEvent[];
+  /** Releases the wasm memory. The parser cannot be used afterwards. */
+  free(): void;
+  [Symbol.dispose](): void;
+}

@@ -1,0 +1,52 @@
+// Assembles pkg/ (the npm package) from wasm-bindgen's output and pkg-template/.
+//   node scripts/build-pkg.mjs <wasm-bindgen out dir>
+// Steps: wasm-opt -Oz, copy the template, stamp the version from Cargo.toml, check the size
+// budget (contract §7: at most 256 KiB raw and 100 KiB gzip), fail when over.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const src = process.argv[2];
+if (!src) throw new Error("usage: build-pkg.mjs <wasm-bindgen out dir>");
+const pkg = join(root, "pkg");
+const dist = join(pkg, "dist");
+const BUDGET_RAW = 256 * 1024;
+const BUDGET_GZIP = 100 * 1024;
+
+rmSync(pkg, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+// 1. wasm-opt -Oz (binaryen from npm: no native download).
+execFileSync(join(root, "node_modules/.bin/wasm-opt"), [
+  "-Oz", "--strip-producers",
+  join(src, "toolwire_bg.wasm"), "-o", join(dist, "toolwire_bg.wasm"),
+], { stdio: "inherit" });
+copyFileSync(join(src, "toolwire.js"), join(dist, "toolwire.js"));
+
+// 2. The template, with the version stamped from Cargo.toml (one source of truth).
+const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
+const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)[1];
+for (const name of readdirSync(join(root, "pkg-template"))) {
+  const from = join(root, "pkg-template", name);
+  if (statSync(from).isDirectory()) continue;
+  if (name === "package.json") {
+    const meta = JSON.parse(readFileSync(from, "utf8"));
+    meta.version = version;
+    writeFileSync(join(pkg, name), JSON.stringify(meta, null, 2) + "\n");
+  } else {
+    copyFileSync(from, join(pkg, name));
+  }
+}
+
+// 3. The size budget.
+const wasm = readFileSync(join(dist, "toolwire_bg.wasm"));
+const gz = gzipSync(wasm, { level: 9 }).length;
+const kib = (n) => (n / 1024).toFixed(1) + " KiB";
+console.log(`pkg/ toolwire@${version}: toolwire_bg.wasm ${kib(wasm.length)} raw, ${kib(gz)} gzip (budget ${kib(BUDGET_RAW)} / ${kib(BUDGET_GZIP)})`);
+if (wasm.length > BUDGET_RAW || gz > BUDGET_GZIP) {
+  console.error("error: the wasm is over the size budget (contract §7)");
+  process.exit(1);
+}

@@ -1,0 +1,280 @@
+//! The calls of one pythonic or key-value payload.
+//!
+//! - Python: an optional `[`, then `name(args)` calls separated by `,` or whitespace (Olmo 3
+//!   puts one per line), then `]` when the list was opened. A dotted name keeps its dots.
+//! - Key-value: `call:name{args}` (or a bare `:name{`, or `(args)`), back to back. A name that
+//!   reaches the end marker without arguments is a call with `{}` (reported).
+//!
+//! A call starts at its `(` / `{`. Before the first call anything unexpected rejects the
+//! payload (its bytes become text); after it, an item that is not a call is given back as
+//! text and ends the payload. Whitespace after a call is read ahead (at most `WS_AHEAD`
+//! bytes) and left to the sequencer when the payload ends there.
+
+use super::lex;
+use super::values::{Status, Values, WS_AHEAD};
+use super::{PySyntax, Style};
+use crate::engine::{Reader, Step};
+use crate::event::Label;
+use crate::scan::{Act, MarkerSet};
+use crate::sink::Sink;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    Begin,
+    /// Python: after `[` or `,`, a call comes.
+    Item,
+    Name,
+    Args,
+    After,
+    Done,
+}
+
+/// See the module docs.
+pub struct CallsReader {
+    cfg: &'static PySyntax,
+    st: St,
+    /// Python: the list was opened with `[`.
+    bracket: bool,
+    name: String,
+    /// Bytes consumed since the last call ended (separator, whitespace), for giving back.
+    raw: String,
+    calls: usize,
+    args: Option<Values>,
+    prefix: MarkerSet,
+    stop: MarkerSet,
+}
+
+impl CallsReader {
+    pub fn new(cfg: &'static PySyntax) -> Self {
+        let mut prefix = MarkerSet::new();
+        prefix.add_all(cfg.call_prefix, Act::Other(0));
+        let mut stop = MarkerSet::new();
+        stop.add_all(cfg.stop, Act::Other(0));
+        CallsReader { cfg, st: St::Begin, bracket: false, name: String::new(), raw: String::new(), calls: 0, args: None, prefix, stop }
+    }
+
+    fn python(&self) -> bool {
+        self.cfg.style == Style::Python
+    }
+
+    /// What was read is not a call: rejected before the first call, else given back as text.
+    fn not_call(&mut self, i: usize, sink: &mut Sink) -> Step {
+        self.st = St::Done;
+        if self.calls == 0 {
+            return Step::reject(i);
+        }
+        sink.diag(Label::MalformedJson, format!("expected a tool call after call {}; the rest is text", self.calls - 1), None);
+        sink.text(&self.raw);
+        sink.text(&self.name);
+        Step::done(i)
+    }
+
+    fn start(&mut self, sink: &mut Sink, close: u8) {
+        let name = self.name.trim();
+        sink.start_call(name, None);
+        self.calls += 1;
+        self.args = Some(Values::new(self.cfg, close, sink));
+        self.st = St::Args;
+    }
+
+    /// A key-value name with no arguments: a call with `{}`, reported.
+    fn call_without_args(&mut self, sink: &mut Sink, label: Label, msg: &str) {
+        sink.start_call(self.name.trim(), None);
+        self.calls += 1;
+        sink.end_call_incomplete(label, msg);
+        self.raw.clear();
+        self.st = St::After;
+    }
+
+    fn valid_name(&self, sink: &Sink) -> bool {
+        let n = self.name.trim();
+        if n.is_empty() || n.len() > sink.limits.max_name_bytes {
+            return false;
+        }
+        !self.python() || (!n.starts_with('.') && !n.ends_with('.') && !n.contains(".."))
+    }
+
+    fn name(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> Result<usize, Step> {
+        let bytes = input.as_bytes();
+        let python = self.python();
+        let start = i;
+        while i < bytes.len() && (if python { lex::is_ident_byte(bytes[i]) || bytes[i] == b'.' } else { !matches!(bytes[i], b'{' | b'(' | b'<' | b'\n') }) {
+            i += 1;
+        }
+        self.name.push_str(&input[start..i]);
+        if self.name.len() > sink.limits.max_name_bytes {
+            return Err(self.not_call(i, sink));
+        }
+        let Some(&c) = bytes.get(i) else {
+            if !eof {
+                return Err(Step::partial(i));
+            }
+            if !python && self.valid_name(sink) {
+                self.call_without_args(sink, Label::Truncation, "the output ended after the tool name");
+                return Ok(i);
+            }
+            return Err(self.not_call(i, sink));
+        };
+        match c {
+            b'(' | b'{' if self.valid_name(sink) && (c == b'(' || !python) => {
+                self.start(sink, if c == b'(' { b')' } else { b'}' });
+                Ok(i + 1)
+            }
+            b'<' if !python && self.valid_name(sink) => match self.stop.at_start(&input[i..], eof) {
+                Err(()) => Err(Step::partial(i)),
+                Ok(Some(_)) => {
+                    self.call_without_args(sink, Label::MalformedJson, "no arguments before the end marker; `{}` used");
+                    Ok(i)
+                }
+                Ok(None) => Err(self.not_call(i, sink)),
+            },
+            _ => Err(self.not_call(i, sink)),
+        }
+    }
+
+    /// After a call: another call, the list's end, or the end of the payload.
+    fn after(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> Result<usize, Step> {
+        let bytes = input.as_bytes();
+        let mut j = i;
+        while j < bytes.len() && bytes[j].is_ascii_whitespace() && j - i <= WS_AHEAD {
+            j += 1;
+        }
+        if j - i > WS_AHEAD {
+            return Err(self.end(i, false, sink));
+        }
+        let Some(&c) = bytes.get(j) else {
+            return Err(if eof { self.end(i, true, sink) } else { Step::partial(i) });
+        };
+        self.raw.clear();
+        self.name.clear();
+        if !self.python() {
+            return match self.prefix.at_start(&input[j..], eof) {
+                Err(()) => Err(Step::partial(i)),
+                Ok(Some(idx)) => {
+                    let k = j + self.prefix.text(idx).len();
+                    self.raw.push_str(&input[i..k]);
+                    self.st = St::Name;
+                    Ok(k)
+                }
+                Ok(None) => Err(self.end(i, false, sink)),
+            };
+        }
+        match c {
+            b',' => {
+                self.raw.push_str(&input[i..=j]);
+                self.st = St::Item;
+                Ok(j + 1)
+            }
+            b']' if self.bracket => {
+                self.st = St::Done;
+                Ok(j + 1)
+            }
+            _ if lex::is_ident_start(c) => {
+                self.raw.push_str(&input[i..j]);
+                self.st = St::Name;
+                Ok(j)
+            }
+            _ => Err(self.end(i, false, sink)),
+        }
+    }
+
+    /// The payload ends at `i`; an open list is reported (`cut`: the output ended).
+    fn end(&mut self, i: usize, cut: bool, sink: &mut Sink) -> Step {
+        if self.bracket {
+            let label = if cut { Label::Truncation } else { Label::MalformedJson };
+            sink.diag(label, "the call list was not closed with `]`", None);
+        }
+        self.st = St::Done;
+        Step::done(i)
+    }
+}
+
+impl Reader for CallsReader {
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            let r = match self.st {
+                St::Done => return Step::done(i),
+                St::Begin | St::Item => {
+                    let ws = i;
+                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    if self.calls > 0 {
+                        self.raw.push_str(&input[ws..i]);
+                    }
+                    let Some(&c) = bytes.get(i) else {
+                        if !eof {
+                            return Step::partial(i);
+                        }
+                        if self.calls == 0 {
+                            return Step::reject(i);
+                        }
+                        return self.end(i, true, sink);
+                    };
+                    let begin = self.st == St::Begin;
+                    if !self.python() {
+                        match self.prefix.at_start(&input[i..], eof) {
+                            Err(()) => return Step::partial(i),
+                            Ok(Some(idx)) => {
+                                self.st = St::Name;
+                                Ok(i + self.prefix.text(idx).len())
+                            }
+                            Ok(None) => return Step::reject(i),
+                        }
+                    } else if begin && c == b'[' {
+                        self.bracket = true;
+                        self.st = St::Item;
+                        Ok(i + 1)
+                    } else if lex::is_ident_start(c) {
+                        self.st = St::Name;
+                        Ok(i)
+                    } else if c == b']' && self.bracket && self.calls > 0 {
+                        // A trailing comma.
+                        self.st = St::Done;
+                        Ok(i + 1)
+                    } else {
+                        return self.not_call(i, sink);
+                    }
+                }
+                St::Name => self.name(input, i, eof, sink),
+                St::Args => {
+                    let Some(args) = self.args.as_mut() else { return self.not_call(i, sink) };
+                    let (used, status) = args.feed(&input[i..], eof, sink);
+                    i += used;
+                    match status {
+                        Status::More if !eof => return Step::partial(i),
+                        Status::More => {
+                            args.finish(sink);
+                            sink.end_call_truncated();
+                            self.st = St::Done;
+                            return Step::done(i);
+                        }
+                        Status::Closed => {
+                            sink.end_call();
+                            self.st = St::After;
+                            Ok(i)
+                        }
+                        Status::Stopped => {
+                            args.finish(sink);
+                            sink.end_call_incomplete(Label::MalformedJson, "the arguments were not closed before the end marker");
+                            self.st = St::Done;
+                            return Step::done(i);
+                        }
+                        Status::Failed(label, msg) => {
+                            sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
+                            self.st = St::Done;
+                            return Step::done(i);
+                        }
+                    }
+                }
+                St::After => self.after(input, i, eof, sink),
+            };
+            match r {
+                Ok(j) => i = j,
+                Err(step) => return step,
+            }
+        }
+    }
+}

@@ -1,0 +1,1074 @@
+//! The arguments of one call, read incrementally and written as one JSON object.
+//!
+//! Python dialect: `k=v, ...` with Python literals (strings in every quote style, numbers,
+//! constants, lists, tuples, sets, dicts). Key-value dialect: `k:v, ...` where `v` is a quoted
+//! text (`<|"|>...<|"|>`), a bare text up to the next `,`/closer, or a nested `{k:v}` / `[v]`.
+//!
+//! Output contract (`feed`): JSON fragments go to the sink as soon as they are final:
+//! `{"k": ` at the key's `=`/`:`, strings character by character, containers as their
+//! structure appears, scalars when their token ends. What cannot be final yet is deferred in
+//! `pend`, bounded by `max_buffer_bytes`:
+//! - the first member of `{...}` until `:` or `,` says dict or set, of `(...)` until `,` or `)`
+//!   says tuple or parenthesised value, and Python dict keys until their `:` (non-string keys
+//!   become JSON strings);
+//! - a key-value parameter declared with a non-string type, until its value ends (then it is
+//!   coerced by the schema).
+//!
+//! Key-value texts are strings unless the schema types them (`Untyped` says what an untyped
+//! text is). Positional Python arguments are read and dropped, with a diagnostic. A single
+//! quote closes a Python string only when what follows can follow a value (`,)]}:`), so
+//! `'it's'` keeps its inner quote (LFM2's repair). Look-ahead kept unconsumed is bounded: a
+//! quote token, an escape, three quotes, or up to `WS_AHEAD` bytes of whitespace and one
+//! character.
+
+use super::lex::{self, Escape, StrFlags};
+use super::{PySyntax, Style, Untyped};
+use crate::event::Label;
+use crate::json::write::{push_escaped, push_json_string};
+use crate::scan::{Act, MarkerSet};
+use crate::sink::Sink;
+
+/// Whitespace read ahead (unconsumed) while deciding what the next character means.
+pub const WS_AHEAD: usize = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The call's arguments.
+    Args,
+    /// A JSON array: a list, a decided tuple or a decided set (`close` tells which).
+    List,
+    /// `(` before its first `,`: a tuple or a parenthesised value.
+    Paren,
+    /// `{` before its first `:` or `,`: a dict or a set.
+    Brace,
+    /// A Python dict.
+    Dict,
+    /// A key-value nested object.
+    Obj,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// A key (or the closer).
+    Key,
+    /// A key-value key was read: `:` comes next.
+    Colon,
+    /// A value (or the closer, where the container may end here).
+    Value,
+    /// A value was read: a separator or the closer.
+    After,
+}
+
+#[derive(Clone, Debug)]
+struct Frame {
+    kind: Kind,
+    close: u8,
+    /// Members started (keys for objects).
+    n: usize,
+    at: At,
+    /// Start in `pend` of this frame's deferred output.
+    cap: Option<usize>,
+    /// Dict: the value being read is a key.
+    key_phase: bool,
+}
+
+impl Frame {
+    fn new(kind: Kind, close: u8, at: At) -> Frame {
+        Frame { kind, close, n: 0, at, cap: None, key_phase: false }
+    }
+}
+
+/// How a key-value text finishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fin {
+    /// A JSON string.
+    Str,
+    /// Coerced by the parameter's schema.
+    Coerce,
+    /// Parsed as JSON when it is JSON, else a string.
+    JsonOrStr,
+}
+
+/// Where a key-value text goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TextMode {
+    /// Streamed as a JSON string.
+    Stream,
+    /// Collected in `text`, written when it ends.
+    Collect(Fin),
+    /// Leading whitespace collected; the first other character picks `Stream` or JSON.
+    Decide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    /// Between tokens.
+    None,
+    /// A Python identifier in `buf`; `arg`: at a keyword-argument position.
+    Ident { arg: bool },
+    /// A Python number in `buf`.
+    Num,
+    /// Inside a Python string.
+    Str { q: u8, triple: bool, flags: StrFlags },
+    /// Inside a key-value quoted text.
+    Quoted,
+    /// A key-value bare text, collected in `text`.
+    Bare,
+    /// A key-value key, collected in `buf`.
+    Key { quoted: bool },
+}
+
+/// How `feed` stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// All input was used (or the rest is look-ahead); more is needed.
+    More,
+    /// The arguments closed; the closer was consumed.
+    Closed,
+    /// A stop marker (the family's end marker) came before the arguments closed; not consumed.
+    Stopped,
+    /// The input is not valid here (the byte at `used` was not consumed).
+    Failed(Label, String),
+}
+
+/// See the module docs.
+pub struct Values {
+    cfg: &'static PySyntax,
+    stack: Vec<Frame>,
+    tok: Tok,
+    /// Identifier, number or key being read.
+    buf: String,
+    /// Key-value text being collected.
+    text: String,
+    mode: TextMode,
+    /// Deferred output (see the module docs) and how many frames defer.
+    pend: String,
+    caps: usize,
+    /// Reading a positional argument: output is dropped.
+    discard: bool,
+    positional_reported: bool,
+    /// The current top-level key.
+    key: String,
+    /// Pending high surrogate from a `\uD8xx` escape.
+    high: Option<u32>,
+    /// Quote token (`Act::Other(0)`) and stop markers (`Act::Other(1)`).
+    marks: MarkerSet,
+    scratch: String,
+    overflow: bool,
+}
+
+const QUOTE: Act = Act::Other(0);
+const STOP: Act = Act::Other(1);
+
+impl Values {
+    /// Arguments that end at `close` (the opener was consumed by the caller).
+    pub fn new(cfg: &'static PySyntax, close: u8, sink: &mut Sink) -> Values {
+        let mut marks = MarkerSet::new();
+        marks.add(cfg.quote, QUOTE).add_all(cfg.stop, STOP);
+        let mut v = Values {
+            cfg,
+            stack: vec![Frame::new(Kind::Args, close, At::Key)],
+            tok: Tok::None,
+            buf: String::new(),
+            text: String::new(),
+            mode: TextMode::Stream,
+            pend: String::new(),
+            caps: 0,
+            discard: false,
+            positional_reported: false,
+            key: String::new(),
+            high: None,
+            marks,
+            scratch: String::new(),
+            overflow: false,
+        };
+        v.out("{", sink);
+        v
+    }
+
+    fn python(&self) -> bool {
+        self.cfg.style == Style::Python
+    }
+
+    // ---- output -------------------------------------------------------------------------
+
+    /// Writes JSON text to the sink, or to `pend` while some frame defers.
+    fn out(&mut self, s: &str, sink: &mut Sink) {
+        if self.discard {
+            return;
+        }
+        if self.caps > 0 {
+            self.pend.push_str(s);
+            if self.pend.len() > sink.limits.max_buffer_bytes {
+                self.overflow = true;
+            }
+        } else {
+            sink.args(s);
+        }
+    }
+
+    /// Writes `s` as the body of an open JSON string.
+    fn out_text(&mut self, s: &str, sink: &mut Sink) {
+        if s.is_empty() {
+            return;
+        }
+        self.flush_high(sink);
+        let mut t = core::mem::take(&mut self.scratch);
+        t.clear();
+        push_escaped(&mut t, s);
+        self.out(&t, sink);
+        self.scratch = t;
+    }
+
+    fn out_json_string(&mut self, s: &str, sink: &mut Sink) {
+        let mut t = core::mem::take(&mut self.scratch);
+        t.clear();
+        push_json_string(&mut t, s);
+        self.out(&t, sink);
+        self.scratch = t;
+    }
+
+    /// Writes a decoded code point into an open string, pairing surrogate halves.
+    fn out_code(&mut self, cp: u32, sink: &mut Sink) {
+        let c = if (0xD800..0xDC00).contains(&cp) {
+            self.flush_high(sink);
+            self.high = Some(cp);
+            return;
+        } else if (0xDC00..0xE000).contains(&cp) {
+            match self.high.take() {
+                Some(h) => char::from_u32(0x10000 + ((h - 0xD800) << 10) + (cp - 0xDC00)),
+                None => None,
+            }
+        } else {
+            char::from_u32(cp)
+        };
+        let mut tmp = [0u8; 4];
+        self.out_text(c.unwrap_or('\u{FFFD}').encode_utf8(&mut tmp), sink);
+    }
+
+    /// A high surrogate not followed by a low one is U+FFFD.
+    fn flush_high(&mut self, sink: &mut Sink) {
+        if self.high.take().is_some() {
+            self.out_text("\u{FFFD}", sink);
+        }
+    }
+
+    /// Starts deferring this frame's output.
+    fn capture(&mut self) -> usize {
+        self.caps += 1;
+        self.pend.len()
+    }
+
+    /// Takes the deferred output from `at` (empty while discarding).
+    fn split_pend(&mut self, at: usize) -> String {
+        if at <= self.pend.len() && self.pend.is_char_boundary(at) {
+            self.pend.split_off(at)
+        } else {
+            String::new()
+        }
+    }
+
+    /// Ends one frame's deferral; writes `pend` out once nothing defers.
+    fn release(&mut self, sink: &mut Sink) {
+        self.caps = self.caps.saturating_sub(1);
+        if self.caps == 0 && !self.pend.is_empty() {
+            let p = core::mem::take(&mut self.pend);
+            if !self.discard {
+                sink.args(&p);
+            }
+        }
+    }
+
+    // ---- structure ----------------------------------------------------------------------
+
+    /// The innermost frame. The stack is not empty while a call is read (Args is popped last
+    /// and `feed` stops there); a closed frame stands in otherwise, so this never panics.
+    fn top(&mut self) -> &mut Frame {
+        if self.stack.is_empty() {
+            self.stack.push(Frame::new(Kind::Args, b')', At::After));
+        }
+        let n = self.stack.len();
+        &mut self.stack[n - 1]
+    }
+
+    fn push(&mut self, kind: Kind, close: u8, sink: &mut Sink) -> Result<(), Status> {
+        if self.stack.len() > sink.limits.max_depth {
+            return Err(Status::Failed(Label::LimitExceeded, format!("nesting deeper than {}", sink.limits.max_depth)));
+        }
+        let mut f = Frame::new(kind, close, if kind == Kind::Obj { At::Key } else { At::Value });
+        match kind {
+            Kind::Paren | Kind::Brace => f.cap = Some(self.capture()),
+            Kind::Obj => self.out("{", sink),
+            _ => self.out("[", sink),
+        }
+        self.stack.push(f);
+        Ok(())
+    }
+
+    /// A member (value, or key of an object) begins in the top frame: separator and bookkeeping.
+    fn begin_member(&mut self, sink: &mut Sink) {
+        let f = self.top();
+        let (kind, n) = (f.kind, f.n);
+        match kind {
+            Kind::List => {
+                f.n += 1;
+                if n > 0 {
+                    self.out(", ", sink);
+                }
+            }
+            Kind::Paren | Kind::Brace => f.n += 1,
+            Kind::Dict if f.key_phase => {
+                f.n += 1;
+                if n > 0 {
+                    self.out(", ", sink);
+                }
+                let cap = self.capture();
+                self.top().cap = Some(cap);
+            }
+            _ => {}
+        }
+    }
+
+    /// Writes `"key": ` in the top frame (Args or Obj).
+    fn write_key(&mut self, key: &str, sink: &mut Sink) {
+        let f = self.top();
+        let (n, args) = (f.n, f.kind == Kind::Args);
+        f.n += 1;
+        f.at = At::Value;
+        if n > 0 {
+            self.out(", ", sink);
+        }
+        self.out_json_string(key, sink);
+        self.out(": ", sink);
+        if args {
+            self.key.clear();
+            self.key.push_str(key);
+        }
+    }
+
+    /// The value in the top frame is complete.
+    fn value_done(&mut self, sink: &mut Sink) {
+        let f = self.top();
+        f.at = At::After;
+        if f.kind != Kind::Args {
+            return;
+        }
+        let cap = f.cap.take();
+        if self.discard {
+            self.discard = false;
+            return;
+        }
+        if let Some(cap) = cap {
+            // A typed key-value container: coerce it whole.
+            let json = self.split_pend(cap);
+            self.release(sink);
+            let coerced = typed_json(sink, &self.key, &json);
+            self.out(&coerced, sink);
+        }
+    }
+
+    /// Closes the top frame (its closer was consumed). Returns true when the arguments closed.
+    fn close_top(&mut self, sink: &mut Sink) -> bool {
+        let Some(f) = self.stack.pop() else { return true };
+        match f.kind {
+            Kind::Args | Kind::Obj | Kind::Dict => self.out("}", sink),
+            Kind::List => self.out("]", sink),
+            Kind::Paren if f.n == 0 => {
+                self.release(sink);
+                self.out("[]", sink);
+            }
+            // `(x)` is just `x`.
+            Kind::Paren => self.release(sink),
+            Kind::Brace if f.n == 0 => {
+                self.release(sink);
+                self.out("{}", sink);
+            }
+            Kind::Brace => {
+                let item = self.split_pend(f.cap.unwrap_or(usize::MAX));
+                self.release(sink);
+                self.out("[", sink);
+                self.out(&item, sink);
+                self.out("]", sink);
+            }
+        }
+        if self.stack.is_empty() {
+            return true;
+        }
+        self.value_done(sink);
+        false
+    }
+
+    /// `:` after the first member of `{` (a dict) or after a dict key.
+    fn dict_colon(&mut self, sink: &mut Sink) {
+        let f = self.top();
+        let opener = f.kind == Kind::Brace;
+        f.kind = Kind::Dict;
+        f.key_phase = false;
+        f.at = At::Value;
+        let cap = f.cap.take().unwrap_or(usize::MAX);
+        let key = self.split_pend(cap);
+        if !self.discard {
+            if opener {
+                self.pend.push('{');
+            }
+            if key.starts_with('"') {
+                self.pend.push_str(&key);
+            } else {
+                // json.dumps writes non-string keys as strings.
+                push_json_string(&mut self.pend, &key);
+            }
+            self.pend.push_str(": ");
+        }
+        self.release(sink);
+    }
+
+    /// `,` after the first member of `(` or `{`: a tuple or a set, i.e. a JSON array.
+    fn decide_array(&mut self, sink: &mut Sink) {
+        let f = self.top();
+        f.kind = Kind::List;
+        let cap = f.cap.take().unwrap_or(usize::MAX);
+        let item = self.split_pend(cap);
+        if !self.discard {
+            self.pend.push('[');
+            self.pend.push_str(&item);
+        }
+        self.release(sink);
+    }
+
+    fn positional(&mut self, sink: &mut Sink) {
+        self.discard = true;
+        self.top().at = At::Value;
+        if !self.positional_reported {
+            self.positional_reported = true;
+            sink.call_diag(Label::MalformedJson, "positional arguments are not supported; ignored");
+        }
+    }
+
+    // ---- key-value texts ----------------------------------------------------------------
+
+    /// How a text value starting now (quoted or bare) is written.
+    fn text_mode(&self, quoted: bool, sink: &Sink) -> TextMode {
+        let top_level = self.stack.len() == 1;
+        let declared = if top_level { param_type(sink, &self.key) } else { ParamType::Unknown };
+        match (declared, self.cfg.untyped) {
+            (ParamType::Typed, _) => TextMode::Collect(Fin::Coerce),
+            (ParamType::String, _) | (ParamType::Unknown, Untyped::String) if quoted => TextMode::Stream,
+            (ParamType::String, _) | (ParamType::Unknown, Untyped::String) => TextMode::Collect(Fin::Str),
+            (ParamType::Unknown, Untyped::JsonOrString) if quoted => TextMode::Decide,
+            (ParamType::Unknown, Untyped::JsonOrString) => TextMode::Collect(Fin::JsonOrStr),
+        }
+    }
+
+    fn begin_text(&mut self, quoted: bool, sink: &mut Sink) {
+        self.mode = self.text_mode(quoted, sink);
+        self.text.clear();
+        if self.mode == TextMode::Stream {
+            self.out("\"", sink);
+        }
+    }
+
+    fn text_chunk(&mut self, s: &str, sink: &mut Sink) {
+        match self.mode {
+            TextMode::Stream => self.out_text(s, sink),
+            TextMode::Collect(_) => self.collect(s, sink),
+            TextMode::Decide => match s.bytes().position(|b| !b.is_ascii_whitespace()) {
+                None => self.collect(s, sink),
+                Some(k) if could_start_json(s.as_bytes()[k]) => {
+                    self.mode = TextMode::Collect(Fin::JsonOrStr);
+                    self.collect(s, sink);
+                }
+                Some(_) => {
+                    self.mode = TextMode::Stream;
+                    let lead = core::mem::take(&mut self.text);
+                    self.out("\"", sink);
+                    self.out_text(&lead, sink);
+                    self.out_text(s, sink);
+                }
+            },
+        }
+    }
+
+    fn collect(&mut self, s: &str, sink: &Sink) {
+        self.text.push_str(s);
+        if self.text.len() > sink.limits.max_buffer_bytes {
+            self.overflow = true;
+        }
+    }
+
+    /// The text value ended; `trim` for bare values.
+    fn end_text(&mut self, trim: bool, sink: &mut Sink) {
+        let text = core::mem::take(&mut self.text);
+        let t = if trim { text.trim() } else { text.as_str() };
+        match self.mode {
+            TextMode::Stream => self.out("\"", sink),
+            TextMode::Decide | TextMode::Collect(Fin::Str) => self.out_json_string(t, sink),
+            TextMode::Collect(Fin::Coerce) => {
+                let key = core::mem::take(&mut self.key);
+                let json = sink.coerce_param(&key, t);
+                self.key = key;
+                self.out(&json, sink);
+            }
+            TextMode::Collect(Fin::JsonOrStr) => match serde_json::from_str::<serde_json::Value>(t) {
+                Ok(v) => self.out(&v.to_string(), sink),
+                Err(_) => self.out_json_string(t, sink),
+            },
+        }
+        self.text = text;
+        self.text.clear();
+        self.tok = Tok::None;
+        self.value_done(sink);
+    }
+
+    // ---- reading ------------------------------------------------------------------------
+
+    /// Reads argument text; see the module docs and `Status`. The call must be open.
+    pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
+        let mut i = 0;
+        loop {
+            if self.overflow {
+                return (i, Status::Failed(Label::LimitExceeded, format!("a value needed more than {} bytes of buffer", sink.limits.max_buffer_bytes)));
+            }
+            if self.stack.is_empty() {
+                return (i, Status::Closed);
+            }
+            let r = match self.tok {
+                Tok::None => self.between(input, i, eof, sink),
+                Tok::Ident { arg } => self.ident(input, i, eof, arg, sink),
+                Tok::Num => self.num(input, i, eof, sink),
+                Tok::Str { q, triple, flags } => self.py_str(input, i, eof, q, triple, flags, sink),
+                Tok::Quoted => self.quoted(input, i, eof, sink),
+                Tok::Bare => self.bare(input, i, eof, sink),
+                Tok::Key { quoted } => self.kv_key(input, i, eof, quoted, sink),
+            };
+            match r {
+                Ok(j) => i = j,
+                Err(Halt::More(j)) => return (j, Status::More),
+                Err(Halt::Stop(j, s)) => return (j, s),
+            }
+        }
+    }
+
+    /// At the end of the output: writes a value whose token was still open (a number, a
+    /// constant, a collected text). Strings and containers are closed by the sink.
+    pub fn finish(&mut self, sink: &mut Sink) {
+        match self.tok {
+            Tok::Ident { arg: false } => {
+                if let Some(c) = lex::constant(&self.buf) {
+                    self.out(c, sink);
+                }
+            }
+            Tok::Num => {
+                if let Some(n) = lex::number(&self.buf) {
+                    self.out(&n, sink);
+                }
+            }
+            Tok::Str { .. } => self.flush_high(sink),
+            Tok::Quoted if self.mode != TextMode::Stream => self.end_text(false, sink),
+            Tok::Bare => self.end_text(true, sink),
+            _ => {}
+        }
+        self.tok = Tok::None;
+    }
+
+    /// Between tokens: separators, closers, and the start of keys and values.
+    fn between(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> R {
+        let bytes = input.as_bytes();
+        let i = skip_ws(bytes, i);
+        let Some(&c) = bytes.get(i) else { return Err(Halt::More(i)) };
+        let python = self.python();
+        let f = self.top();
+        let (kind, at, close, n, key_phase) = (f.kind, f.at, f.close, f.n, f.key_phase);
+        if !python && c == b'<' {
+            match self.marks.at_start(&input[i..], eof) {
+                Err(()) => return Err(Halt::More(i)),
+                Ok(Some(idx)) if self.marks.act(idx) == STOP => return Err(Halt::Stop(i, Status::Stopped)),
+                _ => {}
+            }
+        }
+        match at {
+            At::After => {
+                if c == close && !key_phase {
+                    return Ok(self.closed(i, sink));
+                }
+                match (c, kind) {
+                    (b',', Kind::Args | Kind::Obj | Kind::Dict) if !key_phase => self.top().at = At::Key,
+                    (b',', Kind::List) => self.top().at = At::Value,
+                    (b',', Kind::Paren | Kind::Brace) => {
+                        self.decide_array(sink);
+                        self.top().at = At::Value;
+                    }
+                    (b':', Kind::Brace | Kind::Dict) if python && (kind == Kind::Brace || key_phase) => self.dict_colon(sink),
+                    _ => return Err(fail(i, format!("expected `,` or `{}`", close as char))),
+                }
+                Ok(i + 1)
+            }
+            At::Colon => {
+                if c != b':' {
+                    return Err(fail(i, "expected `:` after a key".into()));
+                }
+                let key = core::mem::take(&mut self.buf);
+                self.write_key(key.trim(), sink);
+                self.buf = key;
+                self.buf.clear();
+                Ok(i + 1)
+            }
+            At::Key => {
+                if c == close {
+                    return Ok(self.closed(i, sink));
+                }
+                if python {
+                    if kind == Kind::Dict {
+                        self.top().key_phase = true;
+                        self.top().at = At::Value;
+                        return self.start_value(input, i, eof, sink);
+                    }
+                    if lex::is_ident_start(c) {
+                        self.buf.clear();
+                        self.tok = Tok::Ident { arg: true };
+                        return Ok(i);
+                    }
+                    self.positional(sink);
+                    return self.start_value(input, i, eof, sink);
+                }
+                // Key-value key: quoted or bare.
+                self.buf.clear();
+                match self.marks.at_start(&input[i..], eof) {
+                    Err(()) => Err(Halt::More(i)),
+                    Ok(Some(idx)) if self.marks.act(idx) == QUOTE => {
+                        self.tok = Tok::Key { quoted: true };
+                        Ok(i + self.marks.text(idx).len())
+                    }
+                    _ if matches!(c, b',' | b':' | b'{' | b'}' | b'[' | b']' | b'(' | b')') => Err(fail(i, "expected a key".into())),
+                    _ => {
+                        self.tok = Tok::Key { quoted: false };
+                        Ok(i)
+                    }
+                }
+            }
+            At::Value => {
+                let may_close = matches!(kind, Kind::List | Kind::Paren | Kind::Brace) && (n == 0 || kind == Kind::List);
+                if c == close && may_close {
+                    return Ok(self.closed(i, sink));
+                }
+                self.start_value(input, i, eof, sink)
+            }
+        }
+    }
+
+    fn closed(&mut self, i: usize, sink: &mut Sink) -> usize {
+        self.close_top(sink);
+        i + 1
+    }
+
+    /// Starts the value at `input[i]` (not whitespace) in the top frame.
+    fn start_value(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> R {
+        let bytes = input.as_bytes();
+        let c = bytes[i];
+        if self.python() {
+            // Decide first (look-ahead may be needed), then do the bookkeeping once.
+            let triple = if c == b'\'' || c == b'"' {
+                match triple_at(bytes, i, eof) {
+                    None => return Err(Halt::More(i)),
+                    Some(t) => Some(t),
+                }
+            } else {
+                None
+            };
+            let start = matches!(c, b'\'' | b'"' | b'[' | b'(' | b'{' | b'-' | b'+' | b'.') || c.is_ascii_digit() || lex::is_ident_start(c);
+            if !start {
+                return Err(fail(i, format!("unexpected `{}`", printable(input, i))));
+            }
+            self.begin_member(sink);
+            match c {
+                b'\'' | b'"' => {
+                    let triple = triple.unwrap_or(false);
+                    self.out("\"", sink);
+                    self.tok = Tok::Str { q: c, triple, flags: StrFlags::default() };
+                    Ok(i + if triple { 3 } else { 1 })
+                }
+                b'[' => self.push(Kind::List, b']', sink).map(|_| i + 1).map_err(|s| Halt::Stop(i, s)),
+                b'(' => self.push(Kind::Paren, b')', sink).map(|_| i + 1).map_err(|s| Halt::Stop(i, s)),
+                b'{' => self.push(Kind::Brace, b'}', sink).map(|_| i + 1).map_err(|s| Halt::Stop(i, s)),
+                _ if lex::is_ident_start(c) => {
+                    self.buf.clear();
+                    self.tok = Tok::Ident { arg: false };
+                    Ok(i)
+                }
+                _ => {
+                    self.buf.clear();
+                    self.tok = Tok::Num;
+                    Ok(i)
+                }
+            }
+        } else {
+            let quote = match self.marks.at_start(&input[i..], eof) {
+                Err(()) => return Err(Halt::More(i)),
+                Ok(Some(idx)) if self.marks.act(idx) == QUOTE => Some(self.marks.text(idx).len()),
+                _ => None,
+            };
+            self.begin_member(sink);
+            let top_level = self.stack.len() == 1;
+            if top_level && matches!(c, b'{' | b'[') && param_type(sink, &self.key) == ParamType::Typed {
+                let cap = self.capture();
+                self.top().cap = Some(cap);
+            }
+            match (quote, c) {
+                (Some(len), _) => {
+                    self.begin_text(true, sink);
+                    self.tok = Tok::Quoted;
+                    Ok(i + len)
+                }
+                (None, b'{') => self.push(Kind::Obj, b'}', sink).map(|_| i + 1).map_err(|s| Halt::Stop(i, s)),
+                (None, b'[') => self.push(Kind::List, b']', sink).map(|_| i + 1).map_err(|s| Halt::Stop(i, s)),
+                _ => {
+                    self.begin_text(false, sink);
+                    self.tok = Tok::Bare;
+                    Ok(i)
+                }
+            }
+        }
+    }
+
+    /// A Python identifier: a keyword-argument name, a constant, a string prefix or a
+    /// (positional) name.
+    fn ident(&mut self, input: &str, mut i: usize, eof: bool, arg: bool, sink: &mut Sink) -> R {
+        let bytes = input.as_bytes();
+        let start = i;
+        while i < bytes.len() && lex::is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        self.buf.push_str(&input[start..i]);
+        if self.buf.len() > sink.limits.max_name_bytes {
+            return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
+        }
+        if i == bytes.len() && !eof {
+            return Err(Halt::More(i));
+        }
+        if arg {
+            let j = skip_ws(bytes, i);
+            if j == bytes.len() && eof {
+                // Cut off: a name that may have become a keyword.
+                return Err(Halt::More(i));
+            }
+            if j - i > WS_AHEAD || bytes.get(j).is_some_and(|&b| b != b'=') {
+                // Not `name=`: a positional value.
+                self.tok = Tok::Ident { arg: false };
+                self.positional(sink);
+                self.begin_member(sink);
+            } else if j == bytes.len() {
+                return Err(Halt::More(i));
+            } else {
+                let key = core::mem::take(&mut self.buf);
+                self.write_key(&key, sink);
+                self.buf = key;
+                self.tok = Tok::None;
+                return Ok(j + 1);
+            }
+        }
+        let c = bytes.get(i).copied();
+        if let (Some(q @ (b'\'' | b'"')), Some(flags)) = (c, lex::str_prefix(&self.buf)) {
+            let Some(triple) = triple_at(bytes, i, eof) else { return Err(Halt::More(i)) };
+            self.out("\"", sink);
+            self.tok = Tok::Str { q, triple, flags };
+            return Ok(i + if triple { 3 } else { 1 });
+        }
+        if let Some(json) = lex::constant(&self.buf) {
+            self.out(json, sink);
+        } else if !self.discard {
+            return Err(fail(i, format!("`{}` is not a literal", self.buf)));
+        } else if c == Some(b'(') {
+            return Err(fail(i, "a call is not a literal".into()));
+        }
+        self.tok = Tok::None;
+        self.value_done(sink);
+        Ok(i)
+    }
+
+    fn num(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> R {
+        let bytes = input.as_bytes();
+        while i < bytes.len() {
+            let b = bytes[i];
+            let hex = {
+                let t = self.buf.trim_start_matches(['-', '+']).as_bytes();
+                t.len() > 1 && (t[1] | 0x20) == b'x'
+            };
+            if !self.buf.bytes().last().is_none_or(|prev| lex::is_num_byte(b, prev, hex)) {
+                break;
+            }
+            // Number bytes are ASCII (the first was checked by `start_value`).
+            self.buf.push(b as char);
+            i += 1;
+        }
+        if self.buf.len() > sink.limits.max_name_bytes {
+            return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "number too long".into())));
+        }
+        if i == bytes.len() && !eof {
+            return Err(Halt::More(i));
+        }
+        match lex::number(&self.buf) {
+            Some(n) => {
+                self.out(&n, sink);
+                self.tok = Tok::None;
+                self.value_done(sink);
+                Ok(i)
+            }
+            None => Err(fail(i, format!("`{}` is not a number", self.buf))),
+        }
+    }
+
+    /// Inside a Python string: runs stream out; escapes, braces and quotes are decided here.
+    #[allow(clippy::too_many_arguments)]
+    fn py_str(&mut self, input: &str, mut i: usize, eof: bool, q: u8, triple: bool, flags: StrFlags, sink: &mut Sink) -> R {
+        let bytes = input.as_bytes();
+        loop {
+            let start = i;
+            while i < bytes.len() && !(bytes[i] == q || bytes[i] == b'\\' || (flags.fmt && matches!(bytes[i], b'{' | b'}'))) {
+                i += 1;
+            }
+            self.out_text(&input[start..i], sink);
+            let Some(&c) = bytes.get(i) else { return Err(Halt::More(i)) };
+            let next = bytes.get(i + 1).copied();
+            if c == b'\\' {
+                let rest = &bytes[i + 1..];
+                if flags.raw {
+                    // The backslash and the next character are both literal.
+                    let Some(ch) = input[i + 1..].chars().next() else {
+                        if eof {
+                            self.out_text("\\", sink);
+                            return Err(Halt::More(i + 1));
+                        }
+                        return Err(Halt::More(i));
+                    };
+                    self.out_text(&input[i..i + 1 + ch.len_utf8()], sink);
+                    i += 1 + ch.len_utf8();
+                    continue;
+                }
+                let Some((used, e)) = lex::escape(rest, eof) else { return Err(Halt::More(i)) };
+                match e {
+                    Escape::Code(cp) => self.out_code(cp, sink),
+                    Escape::Nothing => {}
+                    Escape::Literal => self.out_text("\\", sink),
+                }
+                i += 1 + used;
+                continue;
+            }
+            if c != q {
+                // `{{` / `}}` in an f-string; a lone brace is kept as written.
+                match next {
+                    None if !eof => return Err(Halt::More(i)),
+                    Some(n) if n == c => {
+                        self.out_text(&input[i..i + 1], sink);
+                        i += 2;
+                    }
+                    _ => {
+                        self.out_text(&input[i..i + 1], sink);
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            if triple {
+                match (next, bytes.get(i + 2)) {
+                    (Some(a), Some(&b)) if a == q && b == q => return Ok(self.str_closed(i + 3, sink)),
+                    (None, _) | (Some(_), None) if !eof && next.is_none_or(|a| a == q) => return Err(Halt::More(i)),
+                    _ => {
+                        self.out_text(&input[i..i + 1], sink);
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            // A single quote closes the string when what follows can follow a value; else it
+            // is a nested quote of the same style (LFM2 repair).
+            let j = skip_ws(bytes, i + 1);
+            if j == bytes.len() && !eof && j - i - 1 <= WS_AHEAD {
+                return Err(Halt::More(i));
+            }
+            if j - i - 1 > WS_AHEAD || j == bytes.len() || matches!(bytes[j], b',' | b')' | b']' | b'}' | b':') {
+                return Ok(self.str_closed(i + 1, sink));
+            }
+            self.out_text(&input[i..i + 1], sink);
+            i += 1;
+        }
+    }
+
+    fn str_closed(&mut self, i: usize, sink: &mut Sink) -> usize {
+        self.flush_high(sink);
+        self.out("\"", sink);
+        self.tok = Tok::None;
+        self.value_done(sink);
+        i
+    }
+
+    /// Inside a key-value quoted text: up to the quote token (a stop marker ends the call).
+    fn quoted(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> R {
+        use crate::scan::Hit;
+        match self.marks.find(&input[i..], eof) {
+            Hit::Found { at, idx } => {
+                self.text_chunk(&input[i..i + at], sink);
+                if self.marks.act(idx) == STOP {
+                    return Err(Halt::Stop(i + at, Status::Stopped));
+                }
+                self.end_text(false, sink);
+                Ok(i + at + self.marks.text(idx).len())
+            }
+            Hit::Hold { at } => {
+                self.text_chunk(&input[i..i + at], sink);
+                Err(Halt::More(i + at))
+            }
+            Hit::None => {
+                self.text_chunk(&input[i..], sink);
+                Err(Halt::More(input.len()))
+            }
+        }
+    }
+
+    /// A key-value bare text: up to `,`, the frame's closer, or a stop marker.
+    fn bare(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> R {
+        let bytes = input.as_bytes();
+        let close = self.top().close;
+        loop {
+            let start = i;
+            while i < bytes.len() && !matches!(bytes[i], b',' | b'<') && bytes[i] != close {
+                i += 1;
+            }
+            self.collect(&input[start..i], sink);
+            let Some(&c) = bytes.get(i) else { return Err(Halt::More(i)) };
+            if c == b'<' {
+                match self.marks.at_start(&input[i..], eof) {
+                    Err(()) => return Err(Halt::More(i)),
+                    Ok(Some(idx)) if self.marks.act(idx) == STOP => return Err(Halt::Stop(i, Status::Stopped)),
+                    _ => {
+                        self.collect("<", sink);
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            self.end_text(true, sink);
+            return Ok(i);
+        }
+    }
+
+    /// A key-value key: bare up to `:`, or quoted up to the quote token.
+    fn kv_key(&mut self, input: &str, mut i: usize, eof: bool, quoted: bool, sink: &mut Sink) -> R {
+        use crate::scan::Hit;
+        let bytes = input.as_bytes();
+        let done = if quoted {
+            match self.marks.find(&input[i..], eof) {
+                Hit::Found { at, idx } if self.marks.act(idx) == QUOTE => {
+                    self.buf.push_str(&input[i..i + at]);
+                    i += at + self.marks.text(idx).len();
+                    true
+                }
+                Hit::Found { at, .. } => return Err(Halt::Stop(i + at, Status::Stopped)),
+                Hit::Hold { at } => {
+                    self.buf.push_str(&input[i..i + at]);
+                    i += at;
+                    false
+                }
+                Hit::None => {
+                    self.buf.push_str(&input[i..]);
+                    i = input.len();
+                    false
+                }
+            }
+        } else {
+            let start = i;
+            while i < bytes.len() && !matches!(bytes[i], b':' | b',' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<') {
+                i += 1;
+            }
+            self.buf.push_str(&input[start..i]);
+            match bytes.get(i) {
+                None => false,
+                Some(b':') => true,
+                Some(b'<') => match self.marks.at_start(&input[i..], eof) {
+                    Err(()) => return Err(Halt::More(i)),
+                    Ok(Some(idx)) if self.marks.act(idx) == STOP => return Err(Halt::Stop(i, Status::Stopped)),
+                    _ => return Err(fail(i, "unexpected `<` in a key".into())),
+                },
+                Some(_) => return Err(fail(i, "expected `:` after a key".into())),
+            }
+        };
+        if self.buf.len() > sink.limits.max_name_bytes {
+            return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "key too long".into())));
+        }
+        if !done {
+            return Err(Halt::More(i));
+        }
+        self.tok = Tok::None;
+        self.top().at = At::Colon;
+        Ok(i)
+    }
+}
+
+/// A reading step: `Ok(next position)` to go on, or stop.
+type R = Result<usize, Halt>;
+
+/// Why a reading step stopped.
+enum Halt {
+    /// Need more input; consumed up to here.
+    More(usize),
+    /// Stop here with a status.
+    Stop(usize, Status),
+}
+
+fn fail(i: usize, msg: String) -> Halt {
+    Halt::Stop(i, Status::Failed(Label::MalformedJson, msg))
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// Whether the quote at `bytes[i]` opens a triple-quoted string; `None` when undecidable yet.
+fn triple_at(bytes: &[u8], i: usize, eof: bool) -> Option<bool> {
+    let q = bytes[i];
+    match (bytes.get(i + 1), bytes.get(i + 2)) {
+        (Some(&a), Some(&b)) => Some(a == q && b == q),
+        (Some(&a), None) if a != q => Some(false),
+        _ if eof => Some(false),
+        _ => None,
+    }
+}
+
+fn printable(input: &str, i: usize) -> &str {
+    let end = (i + 1..=input.len()).find(|&k| input.is_char_boundary(k)).unwrap_or(input.len());
+    input.get(i..end).unwrap_or("?")
+}
+
+fn could_start_json(b: u8) -> bool {
+    matches!(b, b'{' | b'[' | b'"' | b'-' | b't' | b'f' | b'n') || b.is_ascii_digit()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamType {
+    /// No tools, undeclared, or no type information.
+    Unknown,
+    /// Declared as a string only.
+    String,
+    /// Declared with some other type.
+    Typed,
+}
+
+/// What the open call's tool declares for parameter `key`.
+fn param_type(sink: &Sink, key: &str) -> ParamType {
+    let (Some(tools), Some(name)) = (&sink.tools, sink.call_name()) else { return ParamType::Unknown };
+    let Some((schema, root)) = tools.param(name, key) else { return ParamType::Unknown };
+    let t = crate::schema::types(schema, root);
+    if t.is_empty() {
+        ParamType::Unknown
+    } else if t.only_string() {
+        ParamType::String
+    } else {
+        ParamType::Typed
+    }
+}
+
+/// A container value of a typed parameter, coerced by its schema (reports `type_coercion`).
+fn typed_json(sink: &mut Sink, key: &str, json: &str) -> String {
+    sink.coerce_param_json(key, json)
+}

@@ -1,0 +1,109 @@
+// The npm package as a Node consumer gets it (`import "toolwire"` resolves the `node` condition).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import init, { parse, parsers, detectParser, ToolCallParser } from "toolwire";
+
+const require = createRequire(import.meta.url);
+const fixtures = JSON.parse(readFileSync(new URL("../fixtures/json_tags.json", import.meta.url), "utf8"));
+
+function collect(parser, chunks) {
+  const events = [];
+  for (const c of chunks) events.push(...parser.push(c));
+  events.push(...parser.finish());
+  return events;
+}
+
+function merge(events) {
+  const out = [];
+  for (const e of events) {
+    const last = out.at(-1);
+    if (last && last.type === e.type && (e.type === "text" || e.type === "reasoning")) last.text += e.text;
+    else if (last && e.type === "tool-call-delta" && last.type === e.type && last.index === e.index) last.argumentsDelta += e.argumentsDelta;
+    else out.push({ ...e });
+  }
+  return out;
+}
+
+test("ready on import; init() resolves and is idempotent", async () => {
+  await init();
+  await init();
+  assert.equal(typeof parse, "function");
+});
+
+test("the README example", () => {
+  const p = new ToolCallParser({ parser: "hermes" });
+  const events = [
+    ...p.push('Checking.<tool_call>{"name": "get_weather", "argu'),
+    ...p.push('ments": {"city": "Paris"}}</tool_call>'),
+    ...p.finish(),
+  ];
+  p.free();
+  assert.deepEqual(events, [
+    { type: "text", text: "Checking." },
+    { type: "tool-call-start", index: 0, id: "call_0", name: "get_weather" },
+    { type: "tool-call-delta", index: 0, argumentsDelta: '{"city": "Paris"}' },
+    { type: "tool-call-end", index: 0, id: "call_0", name: "get_weather", arguments: '{"city": "Paris"}' },
+  ]);
+});
+
+test("parse() on every fixture equals streaming it split at every character", () => {
+  for (const f of fixtures) {
+    const opts = { parser: f.parser, tools: f.tools, reasoning: f.reasoning, recover: f.recover };
+    const whole = merge(collect(new ToolCallParser(opts), [f.input]));
+    const result = parse(f.input, opts);
+    const calls = whole.filter((e) => e.type === "tool-call-end" && (!e.repaired || f.recover));
+    assert.deepEqual(result.toolCalls, calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })), f.name);
+    const chars = [...f.input];
+    for (let i = 1; i < chars.length; i++) {
+      const p = new ToolCallParser(opts);
+      const split = merge(collect(p, [chars.slice(0, i).join(""), chars.slice(i).join("")]));
+      p.free();
+      assert.deepEqual(split, whole, `${f.name} split at ${i}`);
+    }
+  }
+});
+
+test("pushBytes joins UTF-8 split across chunks", () => {
+  const bytes = new TextEncoder().encode('é<tool_call>{"name": "f", "arguments": {"s": "😀"}}</tool_call>');
+  const p = new ToolCallParser("hermes");
+  const events = [];
+  for (const b of bytes) events.push(...p.pushBytes(Uint8Array.of(b)));
+  events.push(...p.finish());
+  p.free();
+  const m = merge(events);
+  assert.equal(m[0].text, "é");
+  assert.equal(m.at(-1).arguments, '{"s": "😀"}');
+});
+
+test("unknown parser: an Error that lists the valid ids", () => {
+  assert.throws(() => new ToolCallParser({ parser: "nope" }), (e) => e instanceof Error && /unknown parser `nope`/.test(e.message) && /hermes/.test(e.message));
+  assert.throws(() => parse("x", { parser: "hermes", reasoning: "nope" }), /valid reasoning parsers: .*qwen3/);
+});
+
+test("parsers() and detectParser()", () => {
+  const list = parsers();
+  assert.ok(list.length >= 9);
+  for (const p of list) {
+    assert.equal(typeof p.id, "string");
+    assert.ok(Array.isArray(p.aliases) && Array.isArray(p.models));
+    assert.ok(p.description.length > 0);
+  }
+  assert.equal(detectParser("NousResearch/Hermes-3-Llama-3.1-8B"), "hermes");
+  assert.equal(detectParser("some-unknown-model"), null);
+});
+
+test("free() and Symbol.dispose release the parser", () => {
+  const p = new ToolCallParser("hermes");
+  p.free();
+  assert.throws(() => p.push("x"));
+  const q = new ToolCallParser("hermes");
+  q[Symbol.dispose]();
+  assert.throws(() => q.push("x"));
+});
+
+test("CommonJS require works", () => {
+  const cjs = require("toolwire");
+  assert.equal(cjs.parse("hi", "hermes").content, "hi");
+});
