@@ -142,3 +142,77 @@ pub(crate) fn code(set: &MarkerSet, idx: usize) -> u8 {
         _ => u8::MAX,
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    //! Random inputs built from each dialect's markup: every split point and char-by-char
+    //! feeding give the same merged events, and every call's arguments are one JSON object.
+
+    use crate::event::Event;
+    use crate::{Options, ToolCallParser};
+
+    fn merged(opts: &Options, chunks: &[&str]) -> Vec<Event> {
+        let mut p = ToolCallParser::new(opts).unwrap();
+        let mut ev = Vec::new();
+        for c in chunks {
+            p.push_into(c, &mut ev);
+        }
+        p.finish_into(&mut ev);
+        let mut out: Vec<Event> = Vec::new();
+        for e in ev {
+            match (out.last_mut(), e) {
+                (Some(Event::Text(a)), Event::Text(b)) | (Some(Event::Reasoning(a)), Event::Reasoning(b)) => a.push_str(&b),
+                (Some(Event::ToolCallDelta { index: i, arguments_delta: a }), Event::ToolCallDelta { index: j, arguments_delta: b }) if *i == j => {
+                    a.push_str(&b)
+                }
+                (_, e) => out.push(e),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn random_markup_is_split_invariant() {
+        let common = ["a", " ", "\n", "x<y", "é😀", "\"", "\\", ">", "<", "=", "5", "{\"k\": [1]}", "f", "k"];
+        let dialects: &[(&str, &[&str])] = &[
+            ("qwen3_coder", &["<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>", "f>", "k>"]),
+            ("glm47", &["<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"]),
+            ("k2_horizon", &["<ifm|tool_call>", "</ifm|tool_call>", "<ifm|arg_key>", "</ifm|arg_key>", "<ifm|arg_type>", "</ifm|arg_type>", "<ifm|arg_value>", "</ifm|arg_value>", "integer"]),
+            ("deepseek_v32", &["<｜DSML｜function_calls>", "<｜DSML｜invoke name=", "\"f\">", "</｜DSML｜invoke>", "<｜DSML｜parameter name=", "\"k\" string=\"false\">", "</｜DSML｜parameter>"]),
+            ("step3", &["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>", "<steptml:invoke name=", "\"f\">", "</steptml:invoke>", "<steptml:parameter name=", "</steptml:parameter>"]),
+            ("minicpm5", &["<function name=", "\"f\">", "</function>", "<param name=", "\"k\">", "</param>", "<![CDATA[", "]]>"]),
+            ("minimax_m3", &["]<]minimax[>[<invoke name=", "\"f\">", "]<]minimax[>[</invoke>", "]<]minimax[>[<k>", "]<]minimax[>[</k>", "]<]minimax[>["]),
+            ("kimi_k3", &["<|open|>", "<|close|>", "<|sep|>", "think", "call tool=\"f\"", "argument key=\"k\" type=\"integer\"", "<|close|>argument<|sep|>", "<|close|>call<|sep|>"]),
+            ("muse_glimmer", &["<|start|>", "assistant", " to=", "to=", "self", "<|message|>", "<|eom|>", "<atem:invoke name=", "\"f\">", "</atem:invoke>", "<atem:parameter name=", "\"k\">", "</atem:parameter>"]),
+        ];
+        let tools = serde_json::json!([{"type": "function", "function": {"name": "f", "parameters": {"properties": {"k": {"type": "integer"}}}}}]);
+        let mut seed: u64 = 0x9E3779B97F4A7C15;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for (parser, own) in dialects {
+            let pieces: Vec<&str> = common.iter().chain(own.iter()).chain(own.iter()).copied().collect();
+            for case in 0..40 {
+                let input: String = (0..1 + next(16)).map(|_| pieces[next(pieces.len())]).collect();
+                let mut opts = Options::new(parser);
+                if case % 2 == 0 {
+                    opts.tools = Some(tools.clone());
+                }
+                let whole = merged(&opts, &[&input]);
+                for e in &whole {
+                    if let Event::ToolCallEnd { arguments, .. } = e {
+                        assert!(serde_json::from_str::<serde_json::Value>(arguments).is_ok_and(|v| v.is_object()), "{parser} {input:?}: {arguments}");
+                    }
+                }
+                for (at, _) in input.char_indices().skip(1) {
+                    assert_eq!(merged(&opts, &[&input[..at], &input[at..]]), whole, "{parser} {input:?} split at {at}");
+                }
+                let chars: Vec<&str> = input.char_indices().map(|(i, c)| &input[i..i + c.len_utf8()]).collect();
+                assert_eq!(merged(&opts, &chars), whole, "{parser} {input:?} char by char");
+            }
+        }
+    }
+}
