@@ -281,21 +281,22 @@ fn frame_value(f: Frame, root: &Value) -> Value {
     if types.has(Ty::Array) && !types.has(Ty::Object) {
         return Value::Array(f.children.into_iter().map(|(_, v)| v).collect());
     }
+    // A repeated child name collects into a list (O(n log n) in the number of children).
     let mut m = Map::new();
-    let repeated = |k: &str| f.children.iter().filter(|(c, _)| c == k).count() > 1;
-    let mut lists: Vec<String> = Vec::new();
-    for (k, _) in &f.children {
-        if repeated(k) && !lists.contains(k) {
-            lists.push(k.clone());
-        }
-    }
+    let mut lists = std::collections::BTreeSet::new();
     for (k, v) in f.children {
-        if lists.contains(&k) {
-            if let Value::Array(a) = m.entry(k).or_insert_with(|| Value::Array(Vec::new())) {
-                a.push(v);
+        match m.get_mut(&k) {
+            None => {
+                m.insert(k, v);
             }
-        } else {
-            m.insert(k, v);
+            Some(prev) => {
+                if lists.insert(k) {
+                    *prev = Value::Array(vec![prev.take()]);
+                }
+                if let Value::Array(a) = prev {
+                    a.push(v);
+                }
+            }
         }
     }
     let text = f.text.trim();
