@@ -281,21 +281,17 @@ fn frame_value(f: Frame, root: &Value) -> Value {
     if types.has(Ty::Array) && !types.has(Ty::Object) {
         return Value::Array(f.children.into_iter().map(|(_, v)| v).collect());
     }
-    // A repeated child name collects into a list (O(n log n) in the number of children).
+    // Children grouped by name, in document order; a repeated name stays a list.
     let mut m = Map::new();
-    let mut lists = std::collections::BTreeSet::new();
     for (k, v) in f.children {
-        match m.get_mut(&k) {
-            None => {
-                m.insert(k, v);
-            }
-            Some(prev) => {
-                if lists.insert(k) {
-                    *prev = Value::Array(vec![prev.take()]);
-                }
-                if let Value::Array(a) = prev {
-                    a.push(v);
-                }
+        if let Value::Array(a) = m.entry(k).or_insert_with(|| Value::Array(Vec::new())) {
+            a.push(v);
+        }
+    }
+    for v in m.values_mut() {
+        if matches!(v, Value::Array(a) if a.len() == 1) {
+            if let Value::Array(a) = v.take() {
+                *v = a.into_iter().next().unwrap_or(Value::Null);
             }
         }
     }
