@@ -168,8 +168,11 @@ impl M3Reader {
         let Some(f) = self.frames.pop() else { return };
         let name = f.name.clone();
         let schema = f.schema.clone();
+        // Scalars are coerced with their own schema (which may come from an `anyOf` branch the
+        // root's coercion does not follow); containers once, at the root: linear work.
+        let leaf = f.children.is_empty();
         let mut v = frame_value(f, &self.root);
-        if let Some(s) = &schema {
+        if let Some(s) = schema.as_ref().filter(|_| leaf || self.frames.is_empty()) {
             let c = crate::schema::coerce::coerce_value(&v, s, &self.root);
             self.coerced_ok &= c.ok;
             v = c.value;
