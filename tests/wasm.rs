@@ -12,6 +12,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("json_families.json", include_str!("fixtures/json_families.json")),
     ("json_tags.json", include_str!("fixtures/json_tags.json")),
     ("pythonic.json", include_str!("fixtures/pythonic.json")),
+    ("xml.json", include_str!("fixtures/xml.json")),
     ("reasoning.json", include_str!("fixtures/reasoning.json")),
     ("tools.json", include_str!("fixtures/tools.json")),
 ];

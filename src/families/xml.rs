@@ -1,5 +1,413 @@
 //! XML parameters: Qwen3-Coder, GLM, MiniMax, DeepSeek DSML, Step, Kimi K3, Muse, ...
+//!
+//! Each dialect is an `XmlSyntax` (how one call is spelled, read by `xml::call::XmlReader`) plus
+//! the `Syntax` markers around calls (sections, handled by the sequencer).
 
-use crate::syntax::Family;
+use crate::engine::Reader;
+use crate::sink::IdStyle::Prefixed;
+use crate::syntax::{Family, Payload, Syntax};
+use crate::xml::m3::M3Reader;
+use crate::xml::muse::{MuseReader, MuseSyntax};
+use crate::xml::xtml::XtmlReader;
+use crate::xml::{Key, Name, XmlSyntax};
 
-pub static FAMILIES: &[Family] = &[];
+/// Qwen3-Coder: `<function=NAME>` `<parameter=KEY>`\nV\n`</parameter>` `</function>`.
+const QWEN: XmlSyntax = XmlSyntax {
+    param_open: &["<parameter="],
+    param_close: &["</parameter>"],
+    call_close: &["</function>"],
+    stops: &["</tool_call>"],
+    soft_stops: &["<tool_call>", "<function="],
+    trim_newline: true,
+    ..XmlSyntax::NONE
+};
+/// MiMo: Qwen3-Coder with verbatim values.
+const MIMO: XmlSyntax = XmlSyntax { trim_newline: false, ..QWEN };
+/// Seed-OSS: Qwen3-Coder inside `<seed:tool_call>`.
+const SEED: XmlSyntax = XmlSyntax { stops: &["</seed:tool_call>"], soft_stops: &["<seed:tool_call>", "<function="], ..QWEN };
+
+const fn qwen_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], close: &'static [&'static str]) -> Syntax<'static> {
+    Syntax { section: open, section_end: close, start: &["<function="], payload: Payload::Xml(xml), ..Syntax::NONE }
+}
+const QWEN_SYNTAX: Syntax = qwen_syntax(&QWEN, &["<tool_call>"], &["</tool_call>"]);
+
+/// GLM-4.5/4.7: `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`.
+const GLM: XmlSyntax = XmlSyntax {
+    name: Name::Text { sep: &[] },
+    param_open: &["<arg_key>"],
+    key: Key::Element { close: &["</arg_key>"], type_elem: None, value_open: &["<arg_value>"] },
+    param_close: &["</arg_value>"],
+    call_close: &["</tool_call>"],
+    soft_stops: &["<tool_call>"],
+    ..XmlSyntax::NONE
+};
+const GLM_SYNTAX: Syntax = Syntax { start: &["<tool_call>"], payload: Payload::Xml(&GLM), ..Syntax::NONE };
+
+/// HY v3: GLM pairs in `<tool_calls><tool_call>NAME<tool_sep>…</tool_call></tool_calls>`.
+const HY3: XmlSyntax = XmlSyntax { name: Name::Text { sep: &["<tool_sep>"] }, stops: &["</tool_calls>"], ..GLM };
+/// HY v4: as HY v3 without `<tool_sep>`.
+const HY4: XmlSyntax = XmlSyntax { stops: &["</tool_calls>"], ..GLM };
+const fn hy_syntax(xml: &'static XmlSyntax) -> Syntax<'static> {
+    Syntax { section: &["<tool_calls>"], section_end: &["</tool_calls>"], start: &["<tool_call>"], payload: Payload::Xml(xml), ..Syntax::NONE }
+}
+
+/// K2 Horizon: `<ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>[<ifm|arg_type>T</ifm|arg_type>]<ifm|arg_value>V</ifm|arg_value></ifm|tool_call>`.
+const K2H: XmlSyntax = XmlSyntax {
+    name: Name::Text { sep: &[] },
+    param_open: &["<ifm|arg_key>"],
+    key: Key::Element {
+        close: &["</ifm|arg_key>"],
+        type_elem: Some(("<ifm|arg_type>", "</ifm|arg_type>")),
+        value_open: &["<ifm|arg_value>"],
+    },
+    param_close: &["</ifm|arg_value>"],
+    call_close: &["</ifm|tool_call>"],
+    stops: &["</ifm|tool_calls>"],
+    soft_stops: &["<ifm|tool_call>"],
+    ..XmlSyntax::NONE
+};
+
+/// MiniMax-M2: `<invoke name="N">` `<parameter name="K">V</parameter>` `</invoke>`.
+const MINIMAX: XmlSyntax = XmlSyntax {
+    param_open: &["<parameter name="],
+    param_close: &["</parameter>"],
+    call_close: &["</invoke>"],
+    stops: &["</minimax:tool_call>"],
+    soft_stops: &["<invoke name="],
+    ..XmlSyntax::NONE
+};
+/// dots.llm: MiniMax-style invokes in `<dots_function_call>`.
+const DOTS: XmlSyntax = XmlSyntax { stops: &["</dots_function_call>"], ..MINIMAX };
+
+/// DeepSeek DSML: `<｜DSML｜invoke name="N">` `<｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>`.
+const DSML: XmlSyntax = XmlSyntax {
+    param_open: &["<｜DSML｜parameter name="],
+    param_close: &["</｜DSML｜parameter>"],
+    call_close: &["</｜DSML｜invoke>"],
+    stops: &["</｜DSML｜function_calls>", "</｜DSML｜tool_calls>", "</｜DSML｜toolcalls>", "</｜DSML｜tool>"],
+    soft_stops: &["<｜DSML｜invoke name="],
+    json_values: true,
+    ..XmlSyntax::NONE
+};
+/// DeepSeek-V4.1: DSML with a space after `｜DSML｜`.
+const DSML41: XmlSyntax = XmlSyntax {
+    param_open: &["<｜DSML｜ parameter name="],
+    param_close: &["</｜DSML｜ parameter>"],
+    call_close: &["</｜DSML｜ invoke>"],
+    stops: &["</｜DSML｜ calls>"],
+    soft_stops: &["<｜DSML｜ invoke name="],
+    ..DSML
+};
+const fn dsml_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], close: &'static [&'static str], start: &'static [&'static str]) -> Syntax<'static> {
+    Syntax { section: open, section_end: close, start, payload: Payload::Xml(xml), ..Syntax::NONE }
+}
+
+/// Step-3: `<steptml:invoke name="N">` `<steptml:parameter name="K">V</steptml:parameter>` `</steptml:invoke>`
+/// inside `<｜tool_call_begin｜>`…`<｜tool_call_end｜>`.
+const STEP3: XmlSyntax = XmlSyntax {
+    call_open: &["<steptml:invoke name="],
+    param_open: &["<steptml:parameter name="],
+    param_close: &["</steptml:parameter>"],
+    call_close: &["</steptml:invoke>"],
+    stops: &["<｜tool_call_end｜>", "<｜tool_calls_end｜>"],
+    ..XmlSyntax::NONE
+};
+
+/// MiniCPM 5: `<function name="N">` `<param name="K">V</param>` `</function>`; BPE-collapsed
+/// `<functionname=` spellings; CDATA values.
+const MINICPM5: XmlSyntax = XmlSyntax {
+    param_open: &["<param name=", "<paramname="],
+    param_close: &["</param>"],
+    call_close: &["</function>"],
+    soft_stops: &["<function name=", "<functionname="],
+    cdata: true,
+    ..XmlSyntax::NONE
+};
+
+/// Muse ATEM calls: `<atem:invoke name="N">` `<atem:parameter name="K">V</atem:parameter>` `</atem:invoke>`.
+const ATEM: XmlSyntax = XmlSyntax {
+    param_open: &["<atem:parameter name="],
+    param_close: &["</atem:parameter>"],
+    call_close: &["</atem:invoke>"],
+    stops: &["</atem:function_calls>", "<|eom|>", "<|eot|>", "<|end|>", "<|call|>", "<|return|>", "<|start|>"],
+    soft_stops: &["<atem:invoke name="],
+    ..XmlSyntax::NONE
+};
+static MUSE: MuseSyntax = MuseSyntax { atem: &ATEM, bare_is_reasoning: true };
+/// Glimmer decodes JSON values even without a schema, and reads recipient-less messages as content.
+static GLIMMER: MuseSyntax = MuseSyntax { atem: &XmlSyntax { json_values: true, ..ATEM }, bare_is_reasoning: false };
+fn muse(_bare: bool) -> Box<dyn Reader> {
+    Box::new(MuseReader::new(&MUSE))
+}
+fn glimmer(_bare: bool) -> Box<dyn Reader> {
+    Box::new(MuseReader::new(&GLIMMER))
+}
+const fn muse_syntax(make: fn(bool) -> Box<dyn Reader>) -> Syntax<'static> {
+    Syntax { bare: &["<|start|>", "to="], ignore: &["<|eom|>", "<|eot|>", "<|end|>"], payload: Payload::Custom(make), ..Syntax::NONE }
+}
+
+/// Kimi K3 XTML calls: `<|open|>call tool="N" index="0"<|sep|>` `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>` `<|close|>call<|sep|>`.
+static KIMI_K3: XmlSyntax = XmlSyntax {
+    tag_end: "<|sep|>",
+    param_open: &["<|open|>argument"],
+    param_close: &["<|close|>argument<|sep|>"],
+    call_close: &["<|close|>call<|sep|>"],
+    stops: &["<|close|>tools<|sep|>"],
+    soft_stops: &["<|open|>call"],
+    ..XmlSyntax::NONE
+};
+fn kimi_k3(_bare: bool) -> Box<dyn Reader> {
+    Box::new(XtmlReader::new(&KIMI_K3))
+}
+
+fn minimax_m3(_bare: bool) -> Box<dyn Reader> {
+    Box::new(M3Reader::new())
+}
+
+pub static FAMILIES: &[Family] = &[
+    Family {
+        id: "qwen3_coder",
+        aliases: &["qwen3_xml"],
+        models: &["Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-Coder-480B-A35B-Instruct"],
+        description: "Qwen3-Coder XML: <tool_call><function=NAME><parameter=K>\\nV\\n</parameter></function></tool_call>; values typed by the tool schema.",
+        syntax: QWEN_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "step5",
+        aliases: &[],
+        models: &[],
+        description: "Step 5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…).",
+        syntax: QWEN_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "step3p5",
+        aliases: &[],
+        models: &["stepfun-ai/Step-3.5-Flash"],
+        description: "Step-3.5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…).",
+        syntax: QWEN_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "seed_oss",
+        aliases: &[],
+        models: &["ByteDance-Seed/Seed-OSS-36B-Instruct"],
+        description: "Seed-OSS: <seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>.",
+        syntax: qwen_syntax(&SEED, &["<seed:tool_call>"], &["</seed:tool_call>"]),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "mimo",
+        aliases: &[],
+        models: &["XiaomiMiMo/MiMo-V2-Flash"],
+        description: "MiMo: Qwen3-Coder XML with verbatim values (no newline trimming).",
+        syntax: qwen_syntax(&MIMO, &["<tool_call>"], &["</tool_call>"]),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "glm45",
+        aliases: &[],
+        models: &["zai-org/GLM-4.5", "zai-org/GLM-4.5-Air", "zai-org/GLM-4.6"],
+        description: "GLM-4.5/4.6: <tool_call>NAME\\n<arg_key>K</arg_key>\\n<arg_value>V</arg_value>\\n</tool_call>.",
+        syntax: GLM_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "glm47",
+        aliases: &[],
+        models: &["zai-org/GLM-4.7", "zai-org/GLM-4.7-Flash"],
+        description: "GLM-4.7/5: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>; values verbatim, typed by the schema.",
+        syntax: GLM_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "ling3",
+        aliases: &[],
+        models: &[],
+        description: "Ling 3: the GLM-4.7 format, <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>.",
+        syntax: GLM_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "poolside_v1",
+        aliases: &[],
+        models: &[],
+        description: "Poolside v1: the GLM format, <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>.",
+        syntax: GLM_SYNTAX,
+        id_style: Prefixed,
+    },
+    Family {
+        id: "hy_v3",
+        aliases: &[],
+        models: &[],
+        description: "Tencent HY v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>.",
+        syntax: hy_syntax(&HY3),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "hy_v4",
+        aliases: &[],
+        models: &[],
+        description: "Tencent HY v4: <tool_calls><tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>.",
+        syntax: hy_syntax(&HY4),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "k2_horizon",
+        aliases: &[],
+        models: &[],
+        description: "K2 Horizon: <ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>[<ifm|arg_type>T</ifm|arg_type>]<ifm|arg_value>V</ifm|arg_value></ifm|tool_call>.",
+        syntax: Syntax {
+            section: &["<ifm|tool_calls>"],
+            section_end: &["</ifm|tool_calls>"],
+            start: &["<ifm|tool_call>"],
+            payload: Payload::Xml(&K2H),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "minimax_m2",
+        aliases: &[],
+        models: &["MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.1"],
+        description: "MiniMax-M2: <minimax:tool_call><invoke name=\"N\"><parameter name=\"K\">V</parameter></invoke></minimax:tool_call>.",
+        syntax: Syntax {
+            section: &["<minimax:tool_call>"],
+            section_end: &["</minimax:tool_call>"],
+            start: &["<invoke name="],
+            payload: Payload::Xml(&MINIMAX),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "dots",
+        aliases: &[],
+        models: &["rednote-hilab/dots.llm1.inst"],
+        description: "dots.llm: <dots_function_call><invoke name=N><parameter name=K>V</parameter></invoke></dots_function_call>.",
+        syntax: Syntax {
+            section: &["<dots_function_call>"],
+            section_end: &["</dots_function_call>"],
+            start: &["<invoke name="],
+            payload: Payload::Xml(&DOTS),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "minicpm5",
+        aliases: &[],
+        models: &[],
+        description: "MiniCPM 5: <function name=\"N\"><param name=\"K\">V</param></function>, repeated for parallel calls.",
+        syntax: Syntax { start: &["<function name=", "<functionname="], payload: Payload::Xml(&MINICPM5), ..Syntax::NONE },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "step3",
+        aliases: &[],
+        models: &["stepfun-ai/step3"],
+        description: "Step-3: <｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"N\"><steptml:parameter name=\"K\">V</steptml:parameter></steptml:invoke><｜tool_call_end｜>…<｜tool_calls_end｜>.",
+        syntax: Syntax {
+            section: &["<｜tool_calls_begin｜>"],
+            section_end: &["<｜tool_calls_end｜>"],
+            start: &["<｜tool_call_begin｜>"],
+            end: &["<｜tool_call_end｜>"],
+            ignore: &["<｜tool_sep｜>"],
+            payload: Payload::Xml(&STEP3),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "deepseek_v32",
+        aliases: &[],
+        models: &["deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V3.2-Exp"],
+        description: "DeepSeek-V3.2 DSML: <｜DSML｜function_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>….",
+        syntax: dsml_syntax(&DSML, &["<｜DSML｜function_calls>"], &["</｜DSML｜function_calls>"], &["<｜DSML｜invoke name="]),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "deepseek_v4",
+        aliases: &[],
+        models: &[],
+        description: "DeepSeek-V4 DSML: <｜DSML｜tool_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>….",
+        syntax: dsml_syntax(
+            &DSML,
+            &["<｜DSML｜tool_calls>", "<｜DSML｜toolcalls>", "<｜DSML｜tool>", "<｜DSML｜function_calls>"],
+            &["</｜DSML｜tool_calls>", "</｜DSML｜toolcalls>", "</｜DSML｜tool>", "</｜DSML｜function_calls>"],
+            &["<｜DSML｜invoke name="],
+        ),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "deepseek_v41",
+        aliases: &[],
+        models: &[],
+        description: "DeepSeek-V4.1 spaced DSML: <｜DSML｜ calls><｜DSML｜ invoke name=\"N\"><｜DSML｜ parameter name=\"K\" string=\"…\">V</｜DSML｜ parameter>….",
+        syntax: dsml_syntax(&DSML41, &["<｜DSML｜ calls>"], &["</｜DSML｜ calls>"], &["<｜DSML｜ invoke name="]),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "minimax_m3",
+        aliases: &[],
+        models: &[],
+        description: "MiniMax-M3: ]<]minimax[>[-prefixed tags, <invoke name=\"N\"> with one element per parameter (<KEY>V</KEY>, nested for objects and arrays).",
+        syntax: Syntax {
+            section: &["]<]minimax[>[<tool_call>"],
+            section_end: &["]<]minimax[>[</tool_call>"],
+            start: &["]<]minimax[>[<invoke name="],
+            payload: Payload::Custom(minimax_m3),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "kimi_k3",
+        aliases: &[],
+        models: &[],
+        description: "Kimi K3 XTML: <|open|>think/response/tools<|sep|> channels; <|open|>call tool=\"N\"<|sep|><|open|>argument key=\"K\" type=\"T\"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|>.",
+        syntax: Syntax {
+            bare: &["<|open|>"],
+            ignore: &["<|close|>response<|sep|>", "<|close|>tools<|sep|>", "<|close|>think<|sep|>"],
+            payload: Payload::Custom(kimi_k3),
+            ..Syntax::NONE
+        },
+        id_style: Prefixed,
+    },
+    Family {
+        id: "muse",
+        aliases: &["musespark1x"],
+        models: &[],
+        description: "Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self is reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls.",
+        syntax: muse_syntax(muse),
+        id_style: Prefixed,
+    },
+    Family {
+        id: "muse_glimmer",
+        aliases: &[],
+        models: &[],
+        description: "Muse Glimmer: Muse messages and ATEM calls; parameter values are JSON-decoded when they parse.",
+        syntax: muse_syntax(glimmer),
+        id_style: Prefixed,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    /// Every XML-parameter name of vLLM 0.33.0.
+    const NAMES: &[&str] = &[
+        "qwen3_coder", "qwen3_xml", "step5", "seed_oss", "step3p5", "mimo", "glm45", "glm47", "ling3", "poolside_v1", "hy_v3",
+        "hy_v4", "k2_horizon", "minimax_m2", "minimax_m3", "dots", "minicpm5", "step3", "deepseek_v32", "deepseek_v4",
+        "deepseek_v41", "kimi_k3", "muse", "musespark1x", "muse_glimmer",
+    ];
+
+    #[test]
+    fn every_xml_name_resolves() {
+        for n in NAMES {
+            let f = crate::families::find(n).unwrap_or_else(|| panic!("{n} not registered"));
+            assert!(!f.description.is_empty() && !f.description.contains('\n'), "{n}: one-line description");
+        }
+        assert_eq!(super::FAMILIES.len() + 2, NAMES.len(), "two aliases");
+    }
+}

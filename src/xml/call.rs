@@ -1,0 +1,630 @@
+//! The streaming reader for one XML-parameter call, driven by an `XmlSyntax`.
+//!
+//! Layout after the sequencer's opening marker: `[call_open] NAME-PART (PARAM)* CALL-CLOSE`,
+//! where a PARAM is `param_open KEY-PART VALUE [param_close]`. The call starts when the name is
+//! known (tag header closed, or a text name confirmed by the next marker); before that, anything
+//! unexpected rejects the payload, so markers in prose stay text. Afterwards nothing is rejected:
+//! text between parameters is given back as content (with one diagnostic per call) and
+//! malformed parameter markup as text.
+//!
+//! Tolerated as vLLM does: a value without its close tag ends at the next parameter, the call
+//! close or a stop marker; a call without its close ends at a stop marker; a tag name left
+//! unclosed ends at the first parameter or stop marker. At the end of the output an open call is
+//! truncated (closed by the sink, `repaired`).
+//!
+//! Held back: only a possible partial marker, and up to 64 bytes of whitespace before a
+//! required marker. Names, keys and headers are consumed into bounded buffers.
+
+use super::header::{self, Header};
+use super::value::{self, ParamValue};
+use super::{code, Gap, Key, Name, XmlSyntax};
+use crate::engine::{floor_char_boundary, Reader, Step};
+use crate::json::write::ObjectWriter;
+use crate::scan::{Act, Hit, MarkerSet};
+use crate::schema::Ty;
+use crate::sink::Sink;
+
+const END: u8 = 0;
+const PARAM: u8 = 1;
+const CLOSE: u8 = 2;
+const STOP: u8 = 3;
+const SOFT: u8 = 4;
+const PCLOSE: u8 = 5;
+const SEP: u8 = 6;
+const KEYCLOSE: u8 = 7;
+const TYPEOPEN: u8 = 8;
+const VALOPEN: u8 = 9;
+const TYPECLOSE: u8 = 10;
+const OTHER: u8 = 11;
+
+const CDATA_OPEN: &str = "<![CDATA[";
+const CDATA_CLOSE: &str = "]]>";
+
+/// Whitespace allowed before a required marker.
+const MAX_WS: usize = 64;
+
+fn set(groups: &[(&[&str], u8)]) -> MarkerSet {
+    let mut s = MarkerSet::new();
+    for (markers, code) in groups {
+        s.add_all(markers, Act::Other(*code));
+    }
+    s
+}
+
+/// The marker sets of one dialect, one per reader state.
+struct Sets {
+    open: MarkerSet,
+    header: MarkerSet,
+    name: MarkerSet,
+    between: MarkerSet,
+    key: MarkerSet,
+    after_key: MarkerSet,
+    type_text: MarkerSet,
+    value: MarkerSet,
+    cdata_open: MarkerSet,
+    cdata_close: MarkerSet,
+}
+
+impl Sets {
+    fn new(c: &XmlSyntax) -> Sets {
+        let (key_close, type_elem, value_open): (&[&str], _, &[&str]) = match &c.key {
+            Key::Tag => (&[], None, &[]),
+            Key::Element { close, type_elem, value_open } => (close, *type_elem, value_open),
+        };
+        let sep: &[&str] = match &c.name {
+            Name::Text { sep } => sep,
+            Name::Tag => &[],
+        };
+        let (type_open, type_close): (&[&str], &[&str]) = match &type_elem {
+            Some((o, cl)) => (core::slice::from_ref(o), core::slice::from_ref(cl)),
+            None => (&[], &[]),
+        };
+        let ends = [(c.param_open, PARAM), (c.call_close, CLOSE), (c.stops, STOP)];
+        let with = |first: &[(&[&str], u8)], soft: bool| {
+            let mut g: Vec<(&[&str], u8)> = first.to_vec();
+            g.extend_from_slice(&ends);
+            if soft {
+                g.push((c.soft_stops, SOFT));
+            }
+            set(&g)
+        };
+        Sets {
+            open: set(&[(c.call_open, OTHER)]),
+            header: with(&[(core::slice::from_ref(&c.tag_end), END)], true),
+            name: with(&[(sep, SEP)], true),
+            between: with(&[], true),
+            key: with(&[(key_close, KEYCLOSE)], true),
+            after_key: set(&[(type_open, TYPEOPEN), (value_open, VALOPEN)]),
+            type_text: with(&[(type_close, TYPECLOSE)], false),
+            value: with(&[(c.param_close, PCLOSE)], false),
+            cdata_open: set(&[(&[CDATA_OPEN], OTHER)]),
+            cdata_close: set(&[(&[CDATA_CLOSE], OTHER)]),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    CallOpen,
+    /// Tag name header (`Name::Tag`).
+    Header,
+    /// Text name (`Name::Text`).
+    Name,
+    Between,
+    ParamHeader,
+    KeyText,
+    AfterKey,
+    TypeText,
+    ValueStart,
+    Value,
+    Cdata,
+    Done,
+}
+
+/// Reads one call; see the module docs.
+pub struct XmlReader {
+    cfg: &'static XmlSyntax,
+    sets: Sets,
+    st: St,
+    /// Header, name or key text read so far.
+    buf: String,
+    /// Where a text name is: 0 leading whitespace, 1 the name, 2 trailing whitespace.
+    name_phase: u8,
+    /// The parameter's opening marker, given back as text when the parameter is malformed.
+    opened: String,
+    /// The key of an element-style parameter, and its type element.
+    key: String,
+    type_text: Option<String>,
+    w: ObjectWriter,
+    value: Option<ParamValue>,
+    /// Whitespace consumed after a key element.
+    ws: usize,
+    gap: Gap,
+    junk_reported: bool,
+}
+
+impl XmlReader {
+    pub fn new(cfg: &'static XmlSyntax) -> XmlReader {
+        let st = if !cfg.call_open.is_empty() {
+            St::CallOpen
+        } else if matches!(cfg.name, Name::Tag) {
+            St::Header
+        } else {
+            St::Name
+        };
+        XmlReader {
+            cfg,
+            sets: Sets::new(cfg),
+            st,
+            buf: String::new(),
+            name_phase: 0,
+            opened: String::new(),
+            key: String::new(),
+            type_text: None,
+            w: ObjectWriter::new(),
+            value: None,
+            ws: 0,
+            gap: Gap::default(),
+            junk_reported: false,
+        }
+    }
+
+    fn header_limit(sink: &Sink) -> usize {
+        sink.limits.max_name_bytes + 256
+    }
+
+    /// The call name in the tag header read so far, if it is a valid one.
+    fn tag_name(&self, sink: &Sink) -> Option<String> {
+        let h = header::parse(&self.buf, false)?;
+        let n = h.ident()?.trim();
+        let ok = !n.is_empty() && n.len() <= sink.limits.max_name_bytes && !n.chars().any(char::is_control);
+        ok.then(|| n.to_string())
+    }
+
+    /// Appends text-name bytes. `Err(at)`: `s[at..]` cannot be part of a name.
+    fn name_text(&mut self, s: &str, sink: &Sink) -> Result<(), usize> {
+        for (at, c) in s.char_indices() {
+            if c.is_whitespace() {
+                if self.name_phase == 1 {
+                    self.name_phase = 2;
+                }
+                continue;
+            }
+            let bad = self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c);
+            if bad || self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
+                return Err(at);
+            }
+            self.name_phase = 1;
+            self.buf.push(c);
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, name: &str, sink: &mut Sink) {
+        sink.start_call(name, None);
+        self.buf.clear();
+        self.st = St::Between;
+    }
+
+    fn close_call(&mut self, sink: &mut Sink) {
+        self.end_value(sink);
+        value::close_call(&mut self.w, sink);
+        self.st = St::Done;
+    }
+
+    /// The rest of the input was consumed; at the end of the output the call is truncated.
+    fn consumed(&mut self, len: usize, eof: bool, sink: &mut Sink) -> Step {
+        if eof {
+            self.truncated(sink);
+            return Step::done(len);
+        }
+        Step::partial(len)
+    }
+
+    /// Appends header or key text; past `limit` it was not a parameter.
+    fn param_text(&mut self, s: &str, limit: usize, sink: &mut Sink) {
+        self.buf.push_str(s);
+        if self.buf.len() > limit {
+            self.malformed_param("", sink);
+        }
+    }
+
+    /// The output ended inside the call.
+    fn truncated(&mut self, sink: &mut Sink) {
+        self.value = None;
+        sink.end_call_truncated();
+        self.st = St::Done;
+    }
+
+    fn end_value(&mut self, sink: &mut Sink) {
+        if let Some(v) = self.value.take() {
+            v.end(&mut self.w, sink);
+        }
+    }
+
+    /// Text between parameters is content (reported once per call).
+    fn gap(&mut self, s: &str, sink: &mut Sink) {
+        let diag = (!self.junk_reported).then_some("text inside a tool call, outside its parameters, was kept as content");
+        if self.gap.push(s, sink, diag) {
+            self.junk_reported = true;
+        }
+    }
+
+    /// A parameter whose markup is broken: its text so far goes back as content.
+    fn malformed_param(&mut self, extra: &str, sink: &mut Sink) {
+        let text = format!("{}{}{}", self.opened, self.buf, extra);
+        self.buf.clear();
+        self.gap.end();
+        self.gap(&text, sink);
+        self.st = St::Between;
+    }
+
+    /// The format's own typing of the value: DSML `string=`, Kimi `type=`, K2 `<ifm|arg_type>`.
+    fn format_string(&self, h: Option<&Header>) -> Option<bool> {
+        if let Some(s) = h.and_then(|h| h.attr("string")) {
+            return Some(s.trim().eq_ignore_ascii_case("true"));
+        }
+        if let Some(t) = h.and_then(|h| h.attr("type")).or(self.type_text.as_deref()) {
+            return Some(Ty::from_name(t) == Some(Ty::String));
+        }
+        if self.cfg.json_values {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn begin_value(&mut self, key: &str, format_string: Option<bool>, sink: &mut Sink) {
+        self.value = Some(ParamValue::begin(key, format_string, self.cfg.trim_newline, &mut self.w, sink));
+        self.buf.clear();
+        self.st = St::ValueStart;
+    }
+
+    fn push_value(&mut self, s: &str, sink: &mut Sink) {
+        if let Some(v) = self.value.as_mut() {
+            v.push(s, &mut self.w, sink);
+        }
+    }
+}
+
+impl Reader for XmlReader {
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let mut i = 0;
+        loop {
+            let rest = &input[i..];
+            match self.st {
+                St::Done => return Step::done(i),
+                St::CallOpen => {
+                    let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
+                    if j > MAX_WS {
+                        return Step::reject(i);
+                    }
+                    match self.sets.open.at_start(&rest[j..], eof) {
+                        Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) => {
+                            i += j + self.sets.open.text(idx).len();
+                            self.st = if matches!(self.cfg.name, Name::Tag) { St::Header } else { St::Name };
+                        }
+                        Ok(None) => return Step::reject(i),
+                    }
+                }
+                St::Header => {
+                    let hit = self.sets.header.find(rest, eof);
+                    let text_end = match hit {
+                        Hit::Found { at, .. } | Hit::Hold { at } => at,
+                        Hit::None => rest.len(),
+                    };
+                    // Too long for a header: not a call; rejected at the same byte whatever the chunking.
+                    let room = Self::header_limit(sink).saturating_sub(self.buf.len());
+                    if text_end > room {
+                        return Step::reject(i + floor_char_boundary(rest, room));
+                    }
+                    match hit {
+                        Hit::Found { at, idx } => {
+                            self.buf.push_str(&rest[..at]);
+                            let Some(name) = self.tag_name(sink) else {
+                                return Step::reject(i + at);
+                            };
+                            i += at;
+                            match code(&self.sets.header, idx) {
+                                END => {
+                                    i += self.sets.header.text(idx).len();
+                                    self.start(&name, sink);
+                                }
+                                // A name left unclosed: parameters or the close follow.
+                                PARAM | CLOSE => self.start(&name, sink),
+                                _ => {
+                                    self.start(&name, sink);
+                                    self.close_call(sink);
+                                    return Step::done(i);
+                                }
+                            }
+                        }
+                        Hit::Hold { at } => {
+                            self.buf.push_str(&rest[..at]);
+                            return Step::partial(i + at);
+                        }
+                        Hit::None => {
+                            self.buf.push_str(rest);
+                            if eof {
+                                return Step::reject(input.len());
+                            }
+                            return Step::partial(input.len());
+                        }
+                    }
+                }
+                St::Name => match self.sets.name.find(rest, eof) {
+                    Hit::Found { at, idx } => {
+                        if let Err(bad) = self.name_text(&rest[..at], sink) {
+                            return Step::reject(i + bad);
+                        }
+                        let c = code(&self.sets.name, idx);
+                        if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) {
+                            return Step::reject(i + at);
+                        }
+                        i += at;
+                        if c == SEP {
+                            i += self.sets.name.text(idx).len();
+                        }
+                        let name = core::mem::take(&mut self.buf);
+                        self.start(&name, sink);
+                    }
+                    Hit::Hold { at } => {
+                        if let Err(bad) = self.name_text(&rest[..at], sink) {
+                            return Step::reject(i + bad);
+                        }
+                        return Step::partial(i + at);
+                    }
+                    Hit::None => {
+                        if let Err(bad) = self.name_text(rest, sink) {
+                            return Step::reject(i + bad);
+                        }
+                        if eof {
+                            return Step::reject(input.len());
+                        }
+                        return Step::partial(input.len());
+                    }
+                },
+                St::Between => match self.sets.between.find(rest, eof) {
+                    Hit::Found { at, idx } => {
+                        self.gap(&rest[..at], sink);
+                        self.gap.end();
+                        i += at;
+                        let len = self.sets.between.text(idx).len();
+                        match code(&self.sets.between, idx) {
+                            PARAM => {
+                                self.opened = self.sets.between.text(idx).to_string();
+                                i += len;
+                                self.buf.clear();
+                                self.type_text = None;
+                                self.st = if matches!(self.cfg.key, Key::Tag) { St::ParamHeader } else { St::KeyText };
+                            }
+                            CLOSE => {
+                                self.close_call(sink);
+                                return Step::done(i + len);
+                            }
+                            _ => {
+                                self.close_call(sink);
+                                return Step::done(i);
+                            }
+                        }
+                    }
+                    Hit::Hold { at } => {
+                        self.gap(&rest[..at], sink);
+                        return Step::partial(i + at);
+                    }
+                    Hit::None => {
+                        self.gap(rest, sink);
+                        return self.consumed(input.len(), eof, sink);
+                    }
+                },
+                St::ParamHeader => {
+                    let limit = Self::header_limit(sink);
+                    match self.sets.header.find(rest, eof) {
+                        Hit::Found { at, idx } => {
+                            self.buf.push_str(&rest[..at]);
+                            i += at;
+                            let marker = self.sets.header.text(idx);
+                            if code(&self.sets.header, idx) != END {
+                                self.malformed_param("", sink);
+                                continue;
+                            }
+                            i += marker.len();
+                            let h = header::parse(&self.buf, true).filter(|_| self.buf.len() <= limit);
+                            match h.as_ref().and_then(|h| h.ident()).map(|k| k.trim().to_string()) {
+                                Some(key) => {
+                                    let fs = self.format_string(h.as_ref());
+                                    self.begin_value(&key, fs, sink);
+                                }
+                                None => self.malformed_param(self.cfg.tag_end, sink),
+                            }
+                        }
+                        Hit::Hold { at } => {
+                            self.param_text(&rest[..at], limit, sink);
+                            return Step::partial(i + at);
+                        }
+                        Hit::None => {
+                            self.param_text(rest, limit, sink);
+                            return self.consumed(input.len(), eof, sink);
+                        }
+                    }
+                }
+                St::KeyText | St::TypeText => {
+                    let typ = self.st == St::TypeText;
+                    let set = if typ { &self.sets.type_text } else { &self.sets.key };
+                    let limit = sink.limits.max_name_bytes;
+                    match set.find(rest, eof) {
+                        Hit::Found { at, idx } => {
+                            self.buf.push_str(&rest[..at]);
+                            i += at;
+                            let c = code(set, idx);
+                            let len = set.text(idx).len();
+                            if !matches!(c, KEYCLOSE | TYPECLOSE) || self.buf.len() > limit {
+                                self.malformed_param("", sink);
+                                continue;
+                            }
+                            i += len;
+                            let text = core::mem::take(&mut self.buf).trim().to_string();
+                            self.ws = 0;
+                            if typ {
+                                self.type_text = Some(text);
+                            } else {
+                                self.key = text;
+                            }
+                            self.st = St::AfterKey;
+                        }
+                        Hit::Hold { at } => {
+                            self.param_text(&rest[..at], limit, sink);
+                            return Step::partial(i + at);
+                        }
+                        Hit::None => {
+                            self.param_text(rest, limit, sink);
+                            return self.consumed(input.len(), eof, sink);
+                        }
+                    }
+                }
+                St::AfterKey => {
+                    let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
+                    if self.ws + j > MAX_WS {
+                        // Too far from a value: the key was not a parameter (decided at the
+                        // same byte whatever the chunking).
+                        i += MAX_WS - self.ws;
+                        self.ws = 0;
+                        self.buf = core::mem::take(&mut self.key);
+                        self.malformed_param("", sink);
+                        continue;
+                    }
+                    self.ws += j;
+                    match self.sets.after_key.at_start(&rest[j..], eof) {
+                        Err(()) => return Step::partial(i + j),
+                        Ok(Some(idx)) => {
+                            i += j + self.sets.after_key.text(idx).len();
+                            if code(&self.sets.after_key, idx) == TYPEOPEN {
+                                self.st = St::TypeText;
+                            } else {
+                                let key = core::mem::take(&mut self.key);
+                                let fs = self.format_string(None);
+                                self.begin_value(&key, fs, sink);
+                            }
+                        }
+                        Ok(None) if rest[j..].is_empty() && eof => {
+                            self.truncated(sink);
+                            return Step::done(input.len());
+                        }
+                        Ok(None) => {
+                            // A key without a value.
+                            self.buf = core::mem::take(&mut self.key);
+                            self.ws = 0;
+                            self.malformed_param("", sink);
+                            i += j;
+                        }
+                    }
+                }
+                St::ValueStart => {
+                    self.st = St::Value;
+                    if self.cfg.cdata {
+                        match self.sets.cdata_open.at_start(rest, eof) {
+                            Err(()) => {
+                                self.st = St::ValueStart;
+                                return Step::partial(i);
+                            }
+                            Ok(Some(_)) => {
+                                i += CDATA_OPEN.len();
+                                self.st = St::Cdata;
+                            }
+                            Ok(None) => {}
+                        }
+                    }
+                }
+                St::Value | St::Cdata => {
+                    let cdata = self.st == St::Cdata;
+                    let set = if cdata { &self.sets.cdata_close } else { &self.sets.value };
+                    match set.find(rest, eof) {
+                        Hit::Found { at, idx } => {
+                            let c = code(set, idx);
+                            let len = set.text(idx).len();
+                            self.push_value(&rest[..at], sink);
+                            i += at;
+                            if cdata {
+                                i += len;
+                                self.st = St::Value;
+                                continue;
+                            }
+                            if c == PCLOSE {
+                                i += len;
+                            }
+                            self.end_value(sink);
+                            self.st = St::Between;
+                        }
+                        Hit::Hold { at } => {
+                            self.push_value(&rest[..at], sink);
+                            return Step::partial(i + at);
+                        }
+                        Hit::None => {
+                            self.push_value(rest, sink);
+                            return self.consumed(input.len(), eof, sink);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse, Label, Limits, Options};
+    use serde_json::{json, Value};
+
+    fn opts(parser: &str, limits: Limits, tools: Option<Value>) -> Options {
+        let mut o = Options::new(parser);
+        o.limits = limits;
+        o.tools = tools;
+        o
+    }
+
+    fn tools() -> Value {
+        json!([{"type": "function", "function": {"name": "f", "parameters": {"properties": {"n": {"type": "integer"}}}}}])
+    }
+
+    #[test]
+    fn oversized_typed_value_streams_as_a_string() {
+        let limits = Limits { max_buffer_bytes: 64, ..Limits::default() };
+        let big = "1".repeat(100);
+        let input = format!("<tool_call>\n<function=f>\n<parameter=n>\n{big}\n</parameter>\n</function>\n</tool_call>");
+        let r = parse(&input, &opts("qwen3_coder", limits, Some(tools()))).unwrap();
+        assert_eq!(r.tool_calls[0].arguments, format!("{{\"n\": \"{big}\"}}"));
+        assert!(r.diagnostics.iter().any(|d| d.label == Label::LimitExceeded));
+    }
+
+    #[test]
+    fn oversized_arguments_are_cut_and_repaired() {
+        let limits = Limits { max_args_bytes: 32, ..Limits::default() };
+        let input = format!("<tool_call>f<arg_key>a</arg_key><arg_value>{}</arg_value></tool_call>", "x".repeat(100));
+        let mut o = opts("glm47", limits, None);
+        o.recover = Some(true);
+        let r = parse(&input, &o).unwrap();
+        let args: Value = serde_json::from_str(&r.tool_calls[0].arguments).unwrap();
+        assert!(args["a"].as_str().is_some_and(|s| s.len() < 32));
+        assert!(r.diagnostics.iter().any(|d| d.label == Label::LimitExceeded));
+    }
+
+    #[test]
+    fn deep_json_value_stays_bounded() {
+        let limits = Limits { max_depth: 8, ..Limits::default() };
+        let deep = format!("{}{}", "[".repeat(20), "]".repeat(20));
+        let input = format!("<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"false\">{deep}</｜DSML｜parameter></｜DSML｜invoke>");
+        let r = parse(&input, &opts("deepseek_v32", limits, None)).unwrap();
+        // Too deep to be read as JSON: kept as the raw string.
+        assert_eq!(r.tool_calls[0].arguments, format!("{{\"a\": \"{deep}\"}}"));
+    }
+
+    #[test]
+    fn long_keys_are_markup_errors_not_parameters() {
+        let limits = Limits { max_name_bytes: 8, ..Limits::default() };
+        let input = "<tool_call>f<arg_key>averyveryverylongkey</arg_key><arg_value>1</arg_value></tool_call>";
+        let r = parse(input, &opts("glm47", limits, None)).unwrap();
+        assert_eq!(r.tool_calls[0].arguments, "{}");
+        assert_eq!(r.content.as_deref(), Some("<arg_key>averyveryverylongkey</arg_key><arg_value>1</arg_value>"));
+    }
+}

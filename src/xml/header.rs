@@ -1,0 +1,184 @@
+//! Tag headers: the text between an opening marker and the tag end, e.g. `get_weather` in
+//! `<function=get_weather>`, `"city" string="true"` in `<｜DSML｜parameter name="city" string="true">`
+//! or ` key="city" type="string"` in `<|open|>argument key="city" type="string"<|sep|>`.
+//!
+//! Grammar: `ws* [PRIMARY] (ws+ KEY=VALUE)* ws*`, where PRIMARY is a quoted value or a bare
+//! token without `=`, and VALUE is quoted (`"` or `'`) or bare. Quoted values are XML-unescaped
+//! (`&quot;`, `&amp;`, `&lt;`, `&gt;`, `&apos;`, `&#N;`). Anything else is not a header.
+
+/// A parsed tag header.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    pub primary: Option<String>,
+    pub attrs: Vec<(String, String)>,
+}
+
+impl Header {
+    pub fn attr(&self, key: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The call name or parameter key: the primary value, else a `name`, `key` or `tool`
+    /// attribute.
+    pub fn ident(&self) -> Option<&str> {
+        self.primary.as_deref().or_else(|| self.attr("name")).or_else(|| self.attr("key")).or_else(|| self.attr("tool"))
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    b.is_ascii_whitespace()
+}
+
+/// Parses a header. With `spaces`, a header without `=` or quotes is one primary value that
+/// may contain spaces (Qwen keys like `<parameter=my key>`).
+pub fn parse(h: &str, spaces: bool) -> Option<Header> {
+    let t = h.trim();
+    let mut out = Header::default();
+    if t.is_empty() {
+        return Some(out);
+    }
+    if spaces && !t.contains(['=', '"', '\'']) {
+        out.primary = Some(t.to_string());
+        return Some(out);
+    }
+    let b = t.as_bytes();
+    let mut i = 0;
+    if b[0] == b'"' || b[0] == b'\'' {
+        let (v, n) = quoted(t, 0)?;
+        out.primary = Some(v);
+        i = n;
+    } else {
+        let end = token_end(t, 0);
+        if !t[..end].contains('=') {
+            out.primary = Some(t[..end].to_string());
+            i = end;
+        }
+    }
+    loop {
+        let j = skip_ws(t, i);
+        if j == b.len() {
+            break;
+        }
+        if j == i && i > 0 {
+            return None;
+        }
+        i = j;
+        let ks = i;
+        while i < b.len() && b[i] != b'=' && !is_ws(b[i]) {
+            i += 1;
+        }
+        if i == ks || i == b.len() || b[i] != b'=' {
+            return None;
+        }
+        let key = &t[ks..i];
+        i += 1;
+        let (v, n) = if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+            quoted(t, i)?
+        } else {
+            let e = token_end(t, i);
+            (t[i..e].to_string(), e)
+        };
+        out.attrs.push((key.to_string(), v));
+        i = n;
+    }
+    Some(out)
+}
+
+fn skip_ws(t: &str, mut i: usize) -> usize {
+    let b = t.as_bytes();
+    while i < b.len() && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+fn token_end(t: &str, mut i: usize) -> usize {
+    let b = t.as_bytes();
+    while i < b.len() && !is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// A quoted value starting at `t[i]` (the quote): (unescaped value, index after the closing quote).
+fn quoted(t: &str, i: usize) -> Option<(String, usize)> {
+    let q = t.as_bytes()[i];
+    let body = &t[i + 1..];
+    let end = body.bytes().position(|b| b == q)?;
+    Some((unescape_entities(&body[..end]), i + 1 + end + 1))
+}
+
+/// Decodes the XML entities of attribute values; unknown entities stay as written.
+pub fn unescape_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let semi = rest.bytes().take(12).position(|b| b == b';');
+        let decoded = semi.and_then(|n| {
+            let c = match &rest[1..n] {
+                "quot" => '"',
+                "amp" => '&',
+                "lt" => '<',
+                "gt" => '>',
+                "apos" => '\'',
+                e => {
+                    let num = e.strip_prefix('#')?;
+                    let v = match num.strip_prefix(['x', 'X']) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                        None => num.parse().ok()?,
+                    };
+                    char::from_u32(v)?
+                }
+            };
+            Some((c, n + 1))
+        });
+        match decoded {
+            Some((c, n)) => {
+                out.push(c);
+                rest = &rest[n..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> Option<Header> {
+        parse(s, false)
+    }
+
+    fn hd(primary: Option<&str>, attrs: &[(&str, &str)]) -> Option<Header> {
+        Some(Header { primary: primary.map(str::to_string), attrs: attrs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() })
+    }
+
+    #[test]
+    fn headers() {
+        assert_eq!(h("get_weather"), hd(Some("get_weather"), &[]));
+        assert_eq!(h("\"a b\" string=\"true\""), hd(Some("a b"), &[("string", "true")]));
+        assert_eq!(h(" key='k' type=\"string\""), hd(None, &[("key", "k"), ("type", "string")]));
+        assert_eq!(h("tool=\"a&amp;b\" index=1"), hd(None, &[("tool", "a&b"), ("index", "1")]));
+        assert_eq!(h("is a tag"), None);
+        assert_eq!(h("\"x\"y=1"), None);
+        assert_eq!(h("\"unclosed"), None);
+        assert_eq!(parse("my key", true).unwrap().primary.as_deref(), Some("my key"));
+        assert_eq!(parse("", false), Some(Header::default()));
+    }
+
+    #[test]
+    fn entities() {
+        assert_eq!(unescape_entities("&quot;a&quot; &lt;b&gt; &#65;&#x42; &bogus; &"), "\"a\" <b> AB &bogus; &");
+    }
+}
