@@ -4,6 +4,8 @@ import {
   parse as wasmParse,
   parsers as wasmParsers,
   detectParser as wasmDetectParser,
+  sniffParser as wasmSniffParser,
+  classify as wasmClassify,
   ToolCallParser,
 } from "./dist/toolwire.js";
 
@@ -22,4 +24,14 @@ export function parsers() {
 /** The parser id for a model name, or null when unknown. */
 export function detectParser(model) {
   return wasmDetectParser(String(model ?? "")) ?? null;
+}
+
+/** Which families' markers appear in a text, most specific first. */
+export function sniffParser(text) {
+  return wasmSniffParser(String(text));
+}
+
+/** Every family's reading of one text: `[{parser, verdict, count?, content, reasoning, toolCalls, diagnostics}]`. */
+export function classify(text, options) {
+  return wasmClassify(String(text), options ?? {});
 }

@@ -123,6 +123,20 @@ export function parsers(): ParserInfo[];
 /** The parser id for a model name (most specific match), or null when unknown. */
 export function detectParser(model: string): string | null;
 
+/** Which families' markers appear in a text, most specific first (e.g. `["hermes", "generic"]`). */
+export function sniffParser(text: string): string[];
+
+/** One family's reading of a text. */
+export interface Classification extends ParseResult {
+  parser: string;
+  /** `"calls"` (with `count`), `"no_call"`, or the diagnostic label that explains why no call came out. */
+  verdict: "calls" | "no_call" | DiagnosticLabel;
+  count?: number;
+}
+
+/** Every family's reading of one text (the playground's table). Options as for `parse`, minus `parser`. */
+export function classify(text: string, options?: Omit<ParserOptions, "parser" | "model">): Classification[];
+
 /** A streaming parser. Free it with `free()` (or `Symbol.dispose`) when done. */
 export class ToolCallParser {
   /** Throws an Error listing the valid parser ids when `options.parser` is unknown. */

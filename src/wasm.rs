@@ -109,3 +109,23 @@ pub fn parsers() -> JsValue {
 pub fn detect_parser(model: &str) -> Option<String> {
     crate::detect::detect_parser(model).map(str::to_string)
 }
+
+/// Which families' markers appear in a text (most specific first).
+#[wasm_bindgen(js_name = sniffParser, unchecked_return_type = "string[]")]
+pub fn sniff_parser(text: &str) -> JsValue {
+    let list = js_sys::Array::new();
+    for id in crate::detect::sniff_parser(text) {
+        list.push(&JsValue::from_str(id));
+    }
+    list.into()
+}
+
+/// Every family's reading of one text: `[{parser, verdict, count?, content, reasoning,
+/// toolCalls, diagnostics}]`. Options as for `parse` (`tools`, `reasoning`, policy), minus
+/// `parser`.
+#[wasm_bindgen(js_name = classify, unchecked_return_type = "Classification[]")]
+pub fn classify_js(text: &str, #[wasm_bindgen(unchecked_param_type = "ParserOptions")] opts: JsValue) -> Result<JsValue, JsError> {
+    let o = options(&opts)?;
+    let list = crate::classify::classify_with(text, &o).map_err(|e| JsError::new(&e.0))?;
+    Ok(json_to_js(&crate::classify::to_json(&list)))
+}

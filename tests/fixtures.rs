@@ -26,7 +26,6 @@ fn required_names_are_distinct() {
 }
 
 #[test]
-#[ignore = "until every family lands (issue 3)"]
 fn every_required_name_is_registered() {
     let missing: Vec<_> = REQUIRED.iter().filter(|n| toolwire::families::find(n).is_none()).collect();
     assert!(missing.is_empty(), "not registered: {missing:?}");

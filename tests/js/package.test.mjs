@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import init, { parse, parsers, detectParser, ToolCallParser } from "toolwire";
+import init, { parse, parsers, detectParser, sniffParser, classify, ToolCallParser } from "toolwire";
 
 const require = createRequire(import.meta.url);
 const fixtures = JSON.parse(readFileSync(new URL("../fixtures/json_tags.json", import.meta.url), "utf8"));
@@ -106,4 +106,17 @@ test("free() and Symbol.dispose release the parser", () => {
 test("CommonJS require works", () => {
   const cjs = require("toolwire");
   assert.equal(cjs.parse("hi", "hermes").content, "hi");
+});
+
+test("classify() and sniffParser()", () => {
+  const text = 'ok <tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>';
+  const rows = classify(text);
+  assert.equal(rows.length, parsers().length);
+  const hermes = rows.find((r) => r.parser === "hermes");
+  assert.equal(hermes.verdict, "calls");
+  assert.equal(hermes.count, 1);
+  assert.deepEqual(hermes.toolCalls.map((c) => c.name), ["f"]);
+  assert.equal(rows.find((r) => r.parser === "mistral").verdict, "no_call");
+  assert.ok(sniffParser(text).includes("hermes"));
+  assert.throws(() => classify(text, { tools: 5 }), /tools/);
 });
