@@ -29,8 +29,7 @@ fn options(v: &JsValue) -> Result<Options, JsError> {
     let text: String = js_sys::JSON::stringify(v)
         .map_err(|_| JsError::new("options must be a plain object (JSON-serialisable)"))?
         .into();
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| JsError::new(&format!("options: {e}")))?;
+    let value = crate::json::parse(&text).map_err(|e| JsError::new(&format!("options: {e}")))?;
     Options::from_json(&value).map_err(|e| JsError::new(&e.0))
 }
 

@@ -99,7 +99,7 @@ fn stream(opts: &Value, chunks: &[&str]) -> Vec<Value> {
 fn parse_through_the_binding_equals_the_core() {
     for (opts, input) in cases() {
         let via_js = to_rs(&parse_js(&input, to_js(&opts)).unwrap_or_else(|e| panic!("{}", error_message(e.into()))));
-        let o = toolwire::Options::from_json(&opts).unwrap();
+        let o = toolwire::Options::from_json(&toolwire::json::parse(&opts.to_string()).unwrap()).unwrap();
         let core: Value = serde_json::from_str(&toolwire::parse(&input, &o).unwrap().to_json()).unwrap();
         assert_eq!(via_js, core, "{opts} {input:?}");
     }

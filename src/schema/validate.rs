@@ -25,7 +25,7 @@
 //!   rest is not checked (no issue is invented).
 
 use super::{pattern, resolve, types, Ty};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// What kind of problem an issue is (maps to a diagnostic label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,35 +154,35 @@ impl<'a> Validator<'a> {
 
     fn number(&mut self, value: &Value, schema: &Value, path: &str) {
         let Some(x) = value.as_f64() else { return };
-        let num = |k: &str| schema.get(k).and_then(Value::as_f64);
+        let num = |k: &str| schema.get(k).and_then(|v| Some((v.as_f64()?, show(v))));
         let flag = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
         let fail = |this: &mut Self, what: String| this.issue(Kind::Violation, path, format!("{what}, got {}", show(value)));
-        if let Some(m) = num("minimum") {
+        if let Some((m, shown)) = num("minimum") {
             if x < m || (flag("exclusiveMinimum") && x == m) {
                 let op = if flag("exclusiveMinimum") { ">" } else { ">=" };
-                fail(self, format!("expected a number {op} {}", show_f64(m)));
+                fail(self, format!("expected a number {op} {shown}"));
             }
         }
-        if let Some(m) = num("maximum") {
+        if let Some((m, shown)) = num("maximum") {
             if x > m || (flag("exclusiveMaximum") && x == m) {
                 let op = if flag("exclusiveMaximum") { "<" } else { "<=" };
-                fail(self, format!("expected a number {op} {}", show_f64(m)));
+                fail(self, format!("expected a number {op} {shown}"));
             }
         }
-        if let Some(m) = num("exclusiveMinimum") {
+        if let Some((m, shown)) = num("exclusiveMinimum") {
             if x <= m {
-                fail(self, format!("expected a number > {}", show_f64(m)));
+                fail(self, format!("expected a number > {shown}"));
             }
         }
-        if let Some(m) = num("exclusiveMaximum") {
+        if let Some((m, shown)) = num("exclusiveMaximum") {
             if x >= m {
-                fail(self, format!("expected a number < {}", show_f64(m)));
+                fail(self, format!("expected a number < {shown}"));
             }
         }
-        if let Some(m) = num("multipleOf").filter(|m| *m > 0.0) {
+        if let Some((m, shown)) = num("multipleOf").filter(|(m, _)| *m > 0.0) {
             let q = x / m;
             if q.is_finite() && (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
-                fail(self, format!("expected a multiple of {}", show_f64(m)));
+                fail(self, format!("expected a multiple of {shown}"));
             }
         }
     }
@@ -244,7 +244,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn object(&mut self, o: &Map<String, Value>, schema: &'a Value, path: &mut String, depth: usize, branch: bool) {
+    fn object(&mut self, o: &Map, schema: &'a Value, path: &mut String, depth: usize, branch: bool) {
         let n = o.len() as u64;
         if let Some(m) = schema.get("minProperties").and_then(Value::as_u64) {
             if n < m {
@@ -426,18 +426,10 @@ fn show(v: &Value) -> String {
     t
 }
 
-/// A bound from the schema, as JSON writes it (no `core::fmt` float code in the wasm).
-fn show_f64(f: f64) -> String {
-    if f.fract() == 0.0 && f.abs() < 1e15 {
-        return show(&Value::from(f as i64));
-    }
-    serde_json::Number::from_f64(f).map_or_else(String::new, |n| show(&Value::Number(n)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn run(schema: Value, value: Value) -> Vec<(Kind, String, String)> {
         validate(&value, &schema, &schema, Check::default()).into_iter().map(|i| (i.kind, i.path, i.message)).collect()
