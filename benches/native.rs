@@ -1,0 +1,218 @@
+//! Native benchmark tables (`cargo bench --bench native`; `make bench` runs it first).
+//!
+//! No framework: each figure is the median of `REPS` timed runs in this process. Streams come
+//! from `benches/streams.json` (shared with the Node bench). Prints markdown tables:
+//! 1. per payload kind: MB/s for plain text, text dense with calls, one 1 MB argument (whole
+//!    input and in 4-byte chunks), the 10x/1x time ratio at 1-byte chunks, peak heap;
+//! 2. every registered family on its first plain fixture repeated to 1 MB: the slowest ones.
+//!
+//! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+use toolwire::{Event, Options, ToolCallParser};
+
+/// Counts live heap bytes and their peak (for the peak-memory column).
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+        PEAK.fetch_max(live, Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        if new > l.size() {
+            let live = LIVE.fetch_add(new - l.size(), Relaxed) + new - l.size();
+            PEAK.fetch_max(live, Relaxed);
+        } else {
+            LIVE.fetch_sub(l.size() - new, Relaxed);
+        }
+        unsafe { System.realloc(p, l, new) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const MB: usize = 1 << 20;
+
+struct Cfg {
+    reps: usize,
+    /// Size of the 1x input of the linearity ratio (the 10x input is ten times that).
+    lin: usize,
+    /// Size of the throughput inputs.
+    size: usize,
+    families: usize,
+}
+
+/// Streams `input` in `chunk`-byte pieces (at char boundaries), dropping events as a
+/// streaming consumer would. Returns seconds and the number of events.
+fn run(opts: &Options, input: &str, chunk: usize) -> (f64, usize) {
+    let mut p = ToolCallParser::new(opts).unwrap();
+    let mut events: Vec<Event> = Vec::new();
+    let mut n = 0;
+    let t = Instant::now();
+    let bytes = input.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut end = (at + chunk).min(bytes.len());
+        while !input.is_char_boundary(end) {
+            end += 1;
+        }
+        p.push_into(&input[at..end], &mut events);
+        n += events.len();
+        events.clear();
+        at = end;
+    }
+    p.finish_into(&mut events);
+    n += events.len();
+    (t.elapsed().as_secs_f64(), n)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn time(cfg: &Cfg, opts: &Options, input: &str, chunk: usize) -> f64 {
+    median((0..cfg.reps).map(|_| run(opts, input, chunk).0).collect())
+}
+
+fn mbps(bytes: usize, secs: f64) -> String {
+    format!("{:.0}", bytes as f64 / MB as f64 / secs)
+}
+
+/// Peak heap while streaming `input` in 4-byte chunks, above what was live before.
+fn peak(opts: &Options, input: &str) -> usize {
+    let base = LIVE.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    run(opts, input, 4);
+    PEAK.load(Relaxed) - base
+}
+
+fn kib(n: usize) -> String {
+    if n >= MB { format!("{:.1} MiB", n as f64 / MB as f64) } else { format!("{:.0} KiB", n as f64 / 1024.0) }
+}
+
+/// The largest char boundary `<= at`.
+fn floor(s: &str, mut at: usize) -> usize {
+    at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn repeat_to(unit: &str, size: usize) -> String {
+    let mut s = String::with_capacity(size + unit.len());
+    while s.len() < size {
+        s.push_str(unit);
+    }
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let families = args.iter().position(|a| a == "--families").and_then(|i| args.get(i + 1)).and_then(|n| n.parse().ok());
+    let cfg = Cfg {
+        reps: if quick { 3 } else { 7 },
+        lin: if quick { 50_000 } else { 100_000 },
+        size: if quick { MB / 4 } else { MB },
+        families: families.unwrap_or(8),
+    };
+    let root = env!("CARGO_MANIFEST_DIR");
+    let streams = toolwire::json::parse(&std::fs::read_to_string(format!("{root}/benches/streams.json")).unwrap()).unwrap();
+    let get = |k: &str| streams.as_object().unwrap().get(k).unwrap();
+    let prose = get("prose").as_str().unwrap();
+    let value = repeat_to(get("value").as_str().unwrap(), cfg.size);
+
+    println!("## Native (Rust, `cargo bench`, release + LTO), MB/s; median of {} runs", cfg.reps);
+    println!();
+    println!("| stream | parser | plain text whole | plain text 4 B chunks | dense calls whole | dense calls 4 B | one {} arg whole | one arg 4 B | 10x/1x at 1 B chunks (text / dense / arg) | peak heap (dense / arg) |", kib(cfg.size));
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for k in get("kinds").as_array().unwrap() {
+        let k = k.as_object().unwrap();
+        let kind = k.get("kind").unwrap().as_str().unwrap();
+        let parser = k.get("parser").unwrap().as_str().unwrap();
+        let unit = k.get("unit").unwrap().as_str().unwrap();
+        let opts = Options::new(parser);
+        let plain = repeat_to(prose, cfg.size);
+        let dense = repeat_to(&unit.replace("{V}", "Paris"), cfg.size);
+        let big = unit.replace("{V}", &value);
+        let mut cells = Vec::new();
+        for input in [&plain, &dense, &big] {
+            cells.push(mbps(input.len(), time(&cfg, &opts, input, usize::MAX)));
+            cells.push(mbps(input.len(), time(&cfg, &opts, input, 4)));
+        }
+        let ratio = |input: &str| {
+            let small = &input[..floor(input, cfg.lin)];
+            let large = repeat_to(small, cfg.lin * 10);
+            let (a, b) = (time(&cfg, &opts, small, 1), time(&cfg, &opts, &large, 1));
+            format!("{:.1}", b / a * (cfg.lin * 10) as f64 / large.len() as f64)
+        };
+        // The one-argument stream at 1x/10x: a 1x-sized value, then ten times as much.
+        let big_small = unit.replace("{V}", &value[..cfg.lin]);
+        let big_large = unit.replace("{V}", &repeat_to(&value[..cfg.lin], cfg.lin * 10));
+        let (a, b) = (time(&cfg, &opts, &big_small, 1), time(&cfg, &opts, &big_large, 1));
+        let lin = format!("{} / {} / {:.1}", ratio(&plain), ratio(&dense), b / a * big_small.len() as f64 * 10.0 / big_large.len() as f64);
+        let mem = format!("{} / {}", kib(peak(&opts, &dense)), kib(peak(&opts, &big)));
+        println!("| {kind} | `{parser}` | {} | {lin} | {mem} |", cells.join(" | "));
+    }
+    println!();
+    families_table(&cfg, root);
+}
+
+/// Every family on its first fixture that has calls and no diagnostics, repeated to the bench
+/// size: the slowest `cfg.families` by 4-byte-chunk throughput.
+fn families_table(cfg: &Cfg, root: &str) {
+    let mut seen: Vec<String> = Vec::new();
+    let mut rows = Vec::new();
+    let mut dir: Vec<_> = std::fs::read_dir(format!("{root}/tests/fixtures")).unwrap().map(|e| e.unwrap().path()).collect();
+    dir.sort();
+    for path in dir {
+        let v = toolwire::json::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for f in v.as_array().unwrap() {
+            let f = f.as_object().unwrap();
+            let s = |k: &str| f.get(k).and_then(|v| v.as_str()).map(str::to_string);
+            let parser = s("parser").unwrap();
+            let has_calls = f.get("calls").and_then(|c| c.as_array()).is_some_and(|c| !c.is_empty());
+            let clean = f.get("diagnostics").and_then(|d| d.as_array()).is_some_and(|d| d.is_empty());
+            let plain = ["tools", "options", "template", "reasoning"].iter().all(|k| f.get(k).is_none_or(|v| v.is_null()));
+            if !has_calls || !clean || !plain || seen.contains(&parser) {
+                continue;
+            }
+            seen.push(parser.clone());
+            let opts = Options::new(&parser);
+            let input = repeat_to(&(s("input").unwrap() + "\n"), cfg.size);
+            let whole = time(cfg, &opts, &input, usize::MAX);
+            let four = time(cfg, &opts, &input, 4);
+            let small = &input[..floor(&input, cfg.lin)];
+            let large = repeat_to(small, cfg.lin * 10);
+            let lin = time(cfg, &opts, &large, 1) / time(cfg, &opts, small, 1) * small.len() as f64 * 10.0 / large.len() as f64;
+            rows.push((parser, input.len() as f64 / MB as f64 / whole, input.len() as f64 / MB as f64 / four, lin));
+        }
+    }
+    rows.sort_by(|a, b| a.2.partial_cmp(&b.2).unwrap());
+    let worst_lin = rows.iter().map(|r| r.3).fold(0.0, f64::max);
+    println!(
+        "## Every family ({} measured) on its first plain fixture repeated to {}: the {} slowest at 4 B chunks; largest 10x/1x of all: {worst_lin:.1}",
+        rows.len(),
+        kib(cfg.size),
+        cfg.families
+    );
+    println!();
+    println!("| parser | MB/s whole | MB/s 4 B chunks | 10x/1x at 1 B chunks |");
+    println!("|---|---|---|---|");
+    for (p, w, f, l) in rows.iter().take(cfg.families) {
+        println!("| `{p}` | {w:.0} | {f:.0} | {l:.1} |");
+    }
+}
