@@ -22,6 +22,7 @@
 use crate::event::Label;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
+use crate::spans::{Accounting, SpanKind};
 use crate::syntax::{JsonShape, Payload, Reasoning, Syntax, Wrapper};
 
 /// A payload reader. Readers are push parsers (httparse style).
@@ -125,6 +126,10 @@ pub struct Engine {
     buf: String,
     /// Policy `keepMalformed` off: malformed markup is dropped instead of becoming text.
     drop_malformed: bool,
+    /// Offset of `buf[0]` in the whole input.
+    base: usize,
+    /// Where consumed bytes went (off unless `record_spans`).
+    acct: Accounting,
 }
 
 impl Engine {
@@ -171,6 +176,8 @@ impl Engine {
             section: None,
             buf: String::new(),
             drop_malformed: false,
+            base: 0,
+            acct: Accounting::default(),
         }
     }
 
@@ -181,6 +188,16 @@ impl Engine {
         if policy.bare_json && syntax.bare.is_empty() && !matches!(syntax.payload, Payload::None) {
             self.content.add("{", BARE_JSON);
         }
+    }
+
+    /// Turns on byte accounting (`spans.rs`): call before the first push.
+    pub fn record_spans(&mut self) {
+        self.acct.enable();
+    }
+
+    /// Where each consumed input byte went so far (empty unless `record_spans`).
+    pub fn spans(&self) -> &[crate::spans::Span] {
+        self.acct.spans()
     }
 
     /// Bytes held undecided right now.
@@ -214,18 +231,20 @@ impl Engine {
         let mut pos = 0;
         loop {
             let rest = &buf[pos..];
-            match self.step(rest, eof, sink) {
+            match self.step(rest, self.base + pos, eof, sink) {
                 Some(used) => pos += used,
                 None => break,
             }
         }
+        self.base += pos;
         self.buf = buf;
         self.buf.drain(..pos);
     }
 
     /// One step in the current mode. Returns bytes consumed when progress was made (consumed
     /// input or changed mode), `None` when stuck until more input arrives (or done at eof).
-    fn step(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Option<usize> {
+    /// `off` is the offset of `input` in the whole input (byte accounting).
+    fn step(&mut self, input: &str, off: usize, eof: bool, sink: &mut Sink) -> Option<usize> {
         match &mut self.mode {
             Mode::Text { reasoning } => {
                 let reasoning = *reasoning;
@@ -233,7 +252,12 @@ impl Engine {
                     return None;
                 }
                 let set = if reasoning { &self.thinking } else { &self.content };
-                let emit = |sink: &mut Sink, s: &str| if reasoning { sink.reasoning(s) } else { sink.text(s) };
+                let kind = if reasoning { SpanKind::Reasoning } else { SpanKind::Text };
+                let acct = &mut self.acct;
+                let mut emit = |sink: &mut Sink, s: &str| {
+                    if reasoning { sink.reasoning(s) } else { sink.text(s) }
+                    acct.record(off + s.len(), kind, sink);
+                };
                 match set.find(input, eof) {
                     Hit::None => {
                         emit(sink, input);
@@ -247,6 +271,13 @@ impl Engine {
                         emit(sink, &input[..at]);
                         let marker = set.text(idx);
                         let len = marker.len();
+                        let end = off + at + len;
+                        match set.act(idx) {
+                            Act::Section => self.acct.hold(end, true),
+                            Act::Start => self.acct.hold(end, true),
+                            Act::Bare | BARE_JSON => {}
+                            _ => self.acct.record(end, SpanKind::Markup, sink),
+                        }
                         match set.act(idx) {
                             Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
                             Act::ThinkEnd => self.mode = Mode::Text { reasoning: false },
@@ -281,20 +312,24 @@ impl Engine {
                     return Some(0);
                 };
                 let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+                let open = sec.calls_at_open == sink.calls_started();
                 if ws > 0 {
                     // Kept only while the section holds no call (it may still turn out to be text).
-                    if sec.calls_at_open == sink.calls_started() {
+                    if open {
                         if sec.held.len() + ws > MAX_AFTER_WS {
-                            self.close_section(sink);
+                            self.close_section(off, sink);
                             return Some(0);
                         }
                         sec.held.push_str(&input[..ws]);
+                        self.acct.hold(off + ws, true);
+                    } else {
+                        self.acct.record(off + ws, SpanKind::Markup, sink);
                     }
                     return Some(ws);
                 }
                 if input.is_empty() {
                     if eof {
-                        self.close_section(sink);
+                        self.close_section(off, sink);
                         return Some(0);
                     }
                     return None;
@@ -303,6 +338,18 @@ impl Engine {
                     Err(()) => None,
                     Ok(Some(idx)) => {
                         let len = self.section_set.text(idx).len();
+                        match self.section_set.act(idx) {
+                            Act::SectionEnd => self.acct.record(off + len, SpanKind::Markup, sink),
+                            act => {
+                                if !open {
+                                    self.acct.record(off, SpanKind::Markup, sink);
+                                }
+                                if act != Act::Bare {
+                                    // A held section that turns out to be text drops swallowed markers.
+                                    self.acct.hold(off + len, act == Act::Start);
+                                }
+                            }
+                        }
                         match self.section_set.act(idx) {
                             Act::Start => {
                                 let held = self.section_set.text(idx).to_string();
@@ -323,7 +370,7 @@ impl Engine {
                     }
                     Ok(None) => {
                         // Text inside a section: the section was prose (no call yet) or is over.
-                        self.close_section(sink);
+                        self.close_section(off, sink);
                         Some(0)
                     }
                 }
@@ -338,9 +385,16 @@ impl Engine {
                 } else {
                     (input, false)
                 };
+                sink.in_reader = true;
                 let step = p.reader.feed(visible, eof && !capped, sink);
+                sink.in_reader = false;
                 let used = step.used.min(visible.len());
                 let committed = sink.calls_started() > p.calls_at_start || p.reader.emitted();
+                if committed {
+                    self.acct.record(off + used, SpanKind::Markup, sink);
+                } else {
+                    self.acct.hold(off + used, true);
+                }
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {
@@ -352,7 +406,7 @@ impl Engine {
                             ),
                             None,
                         );
-                        self.reject_payload(sink, false);
+                        self.reject_payload(off + used, sink, false);
                         return Some(used);
                     }
                 }
@@ -360,7 +414,7 @@ impl Engine {
                 match step.status {
                     Status::Partial => {
                         if eof && !committed {
-                            self.reject_payload(sink, malformed);
+                            self.reject_payload(off + used, sink, malformed);
                             return Some(used);
                         }
                         if eof {
@@ -374,6 +428,8 @@ impl Engine {
                         if used == 0 { None } else { Some(used) }
                     }
                     Status::Done => {
+                        // A payload that ended without a call (e.g. an empty call list) was markup.
+                        self.acct.record(off + used, SpanKind::Markup, sink);
                         let broken = self.drop_malformed && sink.malformed_emitted() > p.malformed_at_start;
                         if sink.in_call() {
                             sink.end_call();
@@ -395,7 +451,7 @@ impl Engine {
                         }
                         let bare_len = p.bare_len;
                         let nothing = p.held.is_empty();
-                        self.reject_payload(sink, malformed);
+                        self.reject_payload(off + used, sink, malformed);
                         if malformed && self.has_end {
                             self.mode = Mode::Skip;
                         }
@@ -403,6 +459,7 @@ impl Engine {
                             // A bare marker that opened nothing is text.
                             let n = bare_len.min(input.len());
                             sink.text(&input[..n]);
+                            self.acct.record(off + n, SpanKind::Text, sink);
                             return Some(n);
                         }
                         Some(used)
@@ -415,12 +472,17 @@ impl Engine {
                     Hit::Hold { at } => (at, None),
                     Hit::Found { at, idx } => (at, Some(idx)),
                 };
+                self.acct.record(off + if next.is_none() && eof { input.len() } else { at }, SpanKind::Dropped, sink);
                 match next {
                     Some(idx) => {
                         let after = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         self.mode = after;
                         match self.skip_set.act(idx) {
-                            Act::End => Some(at + self.skip_set.text(idx).len()),
+                            Act::End => {
+                                let len = self.skip_set.text(idx).len();
+                                self.acct.record(off + at + len, SpanKind::Markup, sink);
+                                Some(at + len)
+                            }
                             _ => Some(at),
                         }
                     }
@@ -434,6 +496,7 @@ impl Engine {
                 let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
                 if ws > 0 && held.len() + ws <= MAX_AFTER_WS {
                     held.push_str(&input[..ws]);
+                    self.acct.hold(off + ws, true);
                     return Some(ws);
                 }
                 let found = if ws > 0 || (input.is_empty() && eof) {
@@ -447,16 +510,22 @@ impl Engine {
                     Err(()) => None,
                     Ok(Some(idx)) => {
                         let len = self.end_set.text(idx).len();
+                        self.acct.record(off + len, SpanKind::Markup, sink);
                         self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         Some(len)
                     }
                     Ok(None) => {
                         let held = core::mem::take(held);
                         if let Some(sec) = self.section.as_mut() {
+                            // Framing, unless the section has no call yet (then it may be text).
+                            if sec.calls_at_open != sink.calls_started() {
+                                self.acct.record(off, SpanKind::Markup, sink);
+                            }
                             sec.held.push_str(&held);
                             self.mode = Mode::Section;
                         } else {
                             sink.text(&held);
+                            self.acct.record(off, SpanKind::Text, sink);
                             self.mode = Mode::Text { reasoning: false };
                         }
                         Some(0)
@@ -490,7 +559,7 @@ impl Engine {
 
     /// The payload was not a call: its marker and consumed bytes become text (or are dropped:
     /// `drop`, malformed markup under `keepMalformed: false`).
-    fn reject_payload(&mut self, sink: &mut Sink, drop: bool) {
+    fn reject_payload(&mut self, at: usize, sink: &mut Sink, drop: bool) {
         let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Text { reasoning: false }) else { return };
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
@@ -506,17 +575,20 @@ impl Engine {
         if !drop {
             sink.text(&p.held);
         }
+        self.acct.record(at, if drop { SpanKind::Dropped } else { SpanKind::Text }, sink);
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text.
-    fn close_section(&mut self, sink: &mut Sink) {
+    fn close_section(&mut self, at: usize, sink: &mut Sink) {
         // Whitespace after the last call of a section is framing; a section without a call
         // was text.
         if let Some(sec) = self.section.take() {
             if sec.calls_at_open == sink.calls_started() {
                 sink.text(&sec.held);
+                self.acct.record(at, SpanKind::Text, sink);
             }
         }
+        self.acct.record(at, SpanKind::Markup, sink);
         self.mode = Mode::Text { reasoning: false };
     }
 }

@@ -217,6 +217,18 @@ impl ToolCallParser {
         self.sink.drain_into(out);
     }
 
+    /// Turns on byte accounting: `spans()` then tells where every consumed input byte went
+    /// (contract invariant 4; used by the fixture harness, and for highlighting). Call before
+    /// the first push; the list grows with the number of markers, not bytes.
+    pub fn record_spans(&mut self) {
+        self.engine.record_spans();
+    }
+
+    /// Where each consumed byte of the (decoded) input went; see `crate::spans`.
+    pub fn spans(&self) -> &[crate::spans::Span] {
+        self.engine.spans()
+    }
+
     /// Bytes held undecided right now (hold-back).
     pub fn held_len(&self) -> usize {
         self.engine.held_len()

@@ -43,11 +43,29 @@ pub struct Sink {
     diags: usize,
     malformed: usize,
     open: Option<OpenCall>,
+    /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
+    /// the reader's (byte accounting, `spans.rs`).
+    pub in_reader: bool,
+    reader_text: usize,
+    reader_reasoning: usize,
 }
 
 impl Sink {
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
-        Sink { events: Vec::new(), limits, tools, id_prefix, id_style, calls: 0, diags: 0, malformed: 0, open: None }
+        Sink {
+            events: Vec::new(),
+            limits,
+            tools,
+            id_prefix,
+            id_style,
+            calls: 0,
+            diags: 0,
+            malformed: 0,
+            open: None,
+            in_reader: false,
+            reader_text: 0,
+            reader_reasoning: 0,
+        }
     }
 
     /// Takes the events emitted so far.
@@ -73,6 +91,11 @@ impl Sink {
     /// Number of `malformed_json` diagnostics emitted so far.
     pub fn malformed_emitted(&self) -> usize {
         self.malformed
+    }
+
+    /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
+    pub fn reader_emitted(&self) -> (usize, usize) {
+        (self.reader_text, self.reader_reasoning)
     }
 
     pub fn in_call(&self) -> bool {
@@ -149,6 +172,7 @@ impl Sink {
         if s.is_empty() {
             return;
         }
+        self.reader_text += if self.in_reader { s.len() } else { 0 };
         if let Some(Event::Text(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {
@@ -160,6 +184,7 @@ impl Sink {
         if s.is_empty() {
             return;
         }
+        self.reader_reasoning += if self.in_reader { s.len() } else { 0 };
         if let Some(Event::Reasoning(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {

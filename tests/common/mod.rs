@@ -10,6 +10,7 @@ use serde_json::Value;
 use std::path::Path;
 use toolwire::event::Event;
 use toolwire::json::scanner::{is_valid_json, Expect};
+use toolwire::spans::{Span, SpanKind};
 use toolwire::{Options, ParseResult, ToolCallParser};
 
 /// One fixture.
@@ -208,6 +209,7 @@ pub fn merge(events: &[Event]) -> Vec<Event> {
 /// Streams `chunks` (as text) and returns all events; checks the hold-back bound after each push.
 pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event> {
     let mut p = ToolCallParser::new(&f.options()).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
         p.push_into(c, &mut ev);
@@ -219,18 +221,91 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
         );
     }
     p.finish_into(&mut ev);
+    check_spans(f, &ev, p.spans());
     ev
 }
 
 /// Streams byte chunks through the byte API.
 pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
     let mut p = ToolCallParser::new(&f.options()).unwrap();
+    p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
         p.push_bytes(c, &mut ev);
     }
     p.finish_into(&mut ev);
+    check_spans(f, &ev, p.spans());
     ev
+}
+
+/// Conservation (contract invariant 4), from the engine's byte accounting: the spans cover the
+/// input exactly once, in order; text and reasoning events are exactly the bytes of the text and
+/// reasoning spans (plus what readers emitted from inside markup spans: a subsequence of those
+/// spans' bytes); nothing is dropped unless the policy drops malformed markup, and then only
+/// after a diagnostic.
+pub fn check_spans(f: &Fixture, events: &[Event], spans: &[Span]) {
+    let input = f.input.as_bytes();
+    let (mut text, mut reasoning) = (Vec::new(), Vec::new());
+    for e in events {
+        match e {
+            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
+            Event::Reasoning(t) => reasoning.extend_from_slice(t.as_bytes()),
+            _ => {}
+        }
+    }
+    let (mut at, mut tc, mut rc) = (0, 0, 0);
+    let mut dropped = false;
+    let take = |out: &[u8], c: &mut usize, n: usize, what: &str, s: &Span| -> Vec<u8> {
+        let got = out.get(*c..*c + n).unwrap_or_else(|| panic!("{}: {s:?}: fewer {what} bytes emitted than attributed", f.name));
+        *c += n;
+        got.to_vec()
+    };
+    for s in spans {
+        assert_eq!(s.start, at, "{}: spans leave a gap or overlap at byte {at}: {spans:?}", f.name);
+        assert!(s.end >= s.start && s.end <= input.len(), "{}: bad span {s:?}", f.name);
+        let bytes = &input[s.start..s.end];
+        let len = s.end - s.start;
+        if s.kind != SpanKind::Markup {
+            assert_eq!((s.inner_text, s.inner_reasoning), (0, 0), "{}: a reader emitted inside a {:?} span {s:?}", f.name, s.kind);
+        }
+        match s.kind {
+            SpanKind::Text => {
+                let got = take(&text, &mut tc, len, "text", s);
+                assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(bytes), "{}: text of {s:?} is not its input", f.name);
+            }
+            SpanKind::Reasoning => {
+                let got = take(&reasoning, &mut rc, len, "reasoning", s);
+                assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(bytes), "{}: reasoning of {s:?} is not its input", f.name);
+            }
+            SpanKind::Markup => {
+                let t = take(&text, &mut tc, s.inner_text, "text", s);
+                let r = take(&reasoning, &mut rc, s.inner_reasoning, "reasoning", s);
+                for (what, got) in [("text", t), ("reasoning", r)] {
+                    assert!(
+                        is_byte_subsequence(&got, bytes),
+                        "{}: {what} emitted inside {s:?} is not from its input: {:?} in {:?}",
+                        f.name,
+                        String::from_utf8_lossy(&got),
+                        String::from_utf8_lossy(bytes)
+                    );
+                }
+            }
+            SpanKind::Dropped => dropped = true,
+        }
+        at = s.end;
+    }
+    assert_eq!(at, input.len(), "{}: bytes {at}.. were never accounted for: {spans:?}", f.name);
+    assert_eq!(tc, text.len(), "{}: text emitted that no span accounts for: {:?}", f.name, String::from_utf8_lossy(&text[tc..]));
+    assert_eq!(rc, reasoning.len(), "{}: reasoning emitted that no span accounts for", f.name);
+    if dropped {
+        assert!(!f.options().policy.resolve(None, false).keep_malformed, "{}: bytes dropped without keepMalformed: false: {spans:?}", f.name);
+        assert!(events.iter().any(|e| matches!(e, Event::Diagnostic { .. })), "{}: bytes dropped without a diagnostic", f.name);
+    }
+}
+
+fn is_byte_subsequence(needle: &[u8], hay: &[u8]) -> bool {
+    let mut h = hay.iter();
+    needle.iter().all(|c| h.any(|d| d == c))
 }
 
 /// Checks the invariants that hold for one event sequence (2 and 4, and well-formedness).
