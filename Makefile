@@ -49,6 +49,25 @@ playground: build
 worker: build
 	@if [ -f worker/dev.mjs ]; then node worker/dev.mjs; else echo "worker: not built yet (see issue 6)"; fi
 
-## bench: benchmark tables
+## bench: benchmark tables (native, then wasm through JS and the JS peers; BENCH_ARGS=--quick for a short run)
 bench: build
-	@if [ -f benches/run.mjs ]; then node benches/run.mjs; else echo "bench: not built yet (see issue 8)"; fi
+	node benches/run.mjs $(BENCH_ARGS)
+
+## fuzz: every fuzz target for FUZZ_SECONDS each (nightly + cargo-fuzz; not part of `make test`).
+## Crashes land in fuzz/artifacts/<target>/; reproduce with `cd fuzz && cargo +nightly fuzz run <target> <file>`.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= engine_json engine_xml engine_pythonic engine_other json
+fuzz:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+	node scripts/fuzz-seed.mjs fuzz/seeds
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+		seeds=seeds/engine; if [ $$t = json ]; then seeds=seeds/json; fi; \
+		mkdir -p corpus/$$t; \
+		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+		log=artifacts/$$t.log; mkdir -p artifacts; \
+		cargo +nightly fuzz run $$t corpus/$$t $$seeds -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 >$$log 2>&1 \
+			&& grep -E 'stat::number_of_executed_units|^#[0-9]+ +DONE' $$log \
+			|| { grep -E -A30 'panicked|ERROR: libFuzzer|SUMMARY' $$log | head -60; echo "fuzz $$t: a finding, see fuzz/$$log and fuzz/artifacts/$$t/"; exit 1; }; \
+	done
+	@echo "make fuzz: every target ran $(FUZZ_SECONDS) s without a finding"

@@ -8,14 +8,18 @@ export interface ToolDefinition {
 export type JsonSchema = { [key: string]: unknown };
 
 /** Limits on what a parser buffers; each yields a `limit_exceeded` diagnostic when hit. */
+/**
+ * Limits on what a parser buffers (contract invariant 6). Each one, when hit, gives a
+ * `limit_exceeded` diagnostic and parsing goes on safely.
+ */
 export interface ParserLimits {
-  /** Bytes of one call's arguments (default 8 MiB). */
+  /** Bytes of one call's arguments (default 8 MiB = 8388608). Over it the arguments are cut and closed (the call ends `repaired`). */
   maxArgsBytes?: number;
-  /** Nesting depth of argument values (default 128). */
+  /** Nesting depth of argument values (default 128). Deeper JSON/pythonic arguments are closed at the limit (the rest is text); a deeper typed XML value is kept as a string. */
   maxDepth?: number;
-  /** Bytes a possible call may stay undecided, or a typed value may wait for its close tag (default 1 MiB). */
+  /** Bytes a possible call may stay undecided before it is released as text, or a typed value may wait for its close tag before it streams as a string (default 1 MiB = 1048576). */
   maxBufferBytes?: number;
-  /** Bytes of a tool name or parameter key (default 512). */
+  /** Bytes of a tool name or parameter key (default 512). A longer name's markup is text. */
   maxNameBytes?: number;
 }
 

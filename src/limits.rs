@@ -1,5 +1,17 @@
-//! Size and depth limits. Every limit yields a `limit_exceeded` (or `truncation`) diagnostic
-//! and the parser continues; none panics.
+//! Size and depth limits (contract invariant 6). Every limit, when hit, yields a diagnostic
+//! (`limit_exceeded`) and the parser continues safely; none panics. Fixtures for each limit and
+//! payload kind: `tests/fixtures/limits.json`.
+//!
+//! | limit (JS `limits.*`) | default | when hit |
+//! |---|---|---|
+//! | `maxArgsBytes` | 8 MiB | the call's arguments are cut at a char boundary and closed (`repaired`); the rest of the payload is consumed |
+//! | `maxDepth` | 128 | JSON/pythonic arguments: closed at the limit, the rest is text; a typed XML value: kept as a string |
+//! | `maxBufferBytes` | 1 MiB | an undecided possible call is released as text; a typed value waiting for its close tag streams as a string |
+//! | `maxNameBytes` | 512 | a tool name over it: the markup is text; a parameter key over it: that parameter is text |
+//!
+//! Not here: the SSE rewriter's line length (`toolwire/stream`) gets its own limit when it
+//! lands (issue 8 leaves that to the SSE work); the hold-back of text (a partial marker) is
+//! bounded by the longest marker, not configurable.
 
 /// Limits on what a parser buffers. Defaults are generous for real model output and small
 /// enough that a hostile stream cannot exhaust a worker.
@@ -7,10 +19,10 @@
 pub struct Limits {
     /// Bytes of one call's arguments JSON. Default 8 MiB.
     pub max_args_bytes: usize,
-    /// Nesting depth of JSON and pythonic values. Default 128.
+    /// Nesting depth of argument values (JSON, pythonic, typed XML values). Default 128.
     pub max_depth: usize,
-    /// Bytes a reader may hold undecided: an uncommitted call payload, a typed value waiting
-    /// for its close tag, a name or key. Default 1 MiB.
+    /// Bytes held undecided: a possible call before it starts (its marker and what follows),
+    /// a typed value waiting for its close tag. Default 1 MiB.
     pub max_buffer_bytes: usize,
     /// Bytes of a tool name or parameter key. Default 512.
     pub max_name_bytes: usize,

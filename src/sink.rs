@@ -146,7 +146,22 @@ impl Sink {
                 call.coerced.push(key.to_string());
             }
         }
-        c.value.to_string()
+        let json = c.value.to_string();
+        self.within_depth(key, json, text)
+    }
+
+    /// `json` when it nests at most `max_depth` deep (so that the arguments object holding it
+    /// stays within the limit); else `raw` as a JSON string, reported as `limit_exceeded`.
+    fn within_depth(&mut self, key: &str, json: String, raw: &str) -> String {
+        let mut sc = JsonScanner::new(Expect::Any, self.limits.max_depth);
+        if !matches!(sc.feed(&json, None).1, Err(crate::json::scanner::JsonError::TooDeep)) {
+            return json;
+        }
+        let msg = format!("`{}`.`{key}`: the value nests deeper than {}; kept as a string", self.call_name().unwrap_or_default(), self.limits.max_depth);
+        self.call_diag(Label::LimitExceeded, msg);
+        let mut s = String::new();
+        crate::json::write::push_json_string(&mut s, raw);
+        s
     }
 
     /// Like `coerce_param`, for a value that is already JSON text (a container of a typed
@@ -165,7 +180,8 @@ impl Sink {
                 call.coerced.push(key.to_string());
             }
         }
-        c.value.to_string()
+        let out = c.value.to_string();
+        self.within_depth(key, out, json)
     }
 
     pub fn text(&mut self, s: &str) {

@@ -26,32 +26,33 @@ impl Utf8Decoder {
 
     pub fn decode(&mut self, bytes: &[u8], out: &mut String) {
         let mut bytes = bytes;
-        // Complete a code point left over from the previous chunk.
+        // Complete a code point left over from the previous chunk, one byte at a time: a byte
+        // that cannot continue it ends it (one U+FFFD) and is read afresh, as in one chunk.
         while !self.pending.is_empty() && !bytes.is_empty() {
-            let need = seq_len(self.pending[0]);
-            let take = (need - self.pending.len()).min(bytes.len());
-            self.pending.extend_from_slice(&bytes[..take]);
-            bytes = &bytes[take..];
-            if self.pending.len() < need {
-                // Still incomplete, unless the new bytes already break the sequence.
-                if core::str::from_utf8(&self.pending).is_err_and(|e| e.error_len().is_some()) {
-                    let p = core::mem::take(&mut self.pending);
-                    out.push_str(&String::from_utf8_lossy(&p));
+            self.pending.push(bytes[0]);
+            match core::str::from_utf8(&self.pending) {
+                Ok(s) => {
+                    out.push_str(s);
+                    self.pending.clear();
+                    bytes = &bytes[1..];
                 }
-                continue;
+                Err(e) if e.error_len().is_some() => {
+                    self.pending.pop();
+                    out.push_str(&String::from_utf8_lossy(&self.pending));
+                    self.pending.clear();
+                }
+                Err(_) => bytes = &bytes[1..],
             }
-            let p = core::mem::take(&mut self.pending);
-            out.push_str(&String::from_utf8_lossy(&p));
         }
-        // Keep an incomplete trailing sequence for the next chunk.
+        // Keep a trailing sequence that is an incomplete but valid start of a code point.
         let mut keep = 0;
         for back in 1..=bytes.len().min(3) {
             let b = bytes[bytes.len() - back];
             if b & 0xC0 == 0x80 {
                 continue;
             }
-            let need = seq_len(b);
-            if need > back {
+            let tail = &bytes[bytes.len() - back..];
+            if seq_len(b) > back && core::str::from_utf8(tail).is_err_and(|e| e.error_len().is_none()) {
                 keep = back;
             }
             break;
@@ -105,5 +106,30 @@ mod tests {
         d.decode(&[b'a', 0xFF, b'b', 0xE2, 0x82], &mut out);
         d.finish(&mut out);
         assert_eq!(out, "a\u{FFFD}b\u{FFFD}");
+    }
+
+    /// Any split of any bytes decodes as `String::from_utf8_lossy` of the whole (found by fuzzing:
+    /// a byte that broke a split sequence swallowed the next code point's lead byte).
+    #[test]
+    fn splits_of_invalid_bytes_decode_as_one_chunk() {
+        let cases: [&[u8]; 5] = [
+            &[b'[', 0xE0, 0x84, 0xDD, 0x94, b'"'],
+            &[0xF0, 0x80, 0x80, b'x'],
+            &[0xF0, 0x90, 0x41, 0xE2, 0x82, 0xAC],
+            &[0xED, 0xA0, 0x80, 0xC3],
+            &[0xC3, 0xC3, 0xA9, 0xF4, 0x90],
+        ];
+        for bytes in cases {
+            let want = String::from_utf8_lossy(bytes);
+            for size in 1..=bytes.len() {
+                let mut d = Utf8Decoder::new();
+                let mut out = String::new();
+                for c in bytes.chunks(size) {
+                    d.decode(c, &mut out);
+                }
+                d.finish(&mut out);
+                assert_eq!(out, want, "{bytes:x?} in chunks of {size}");
+            }
+        }
     }
 }

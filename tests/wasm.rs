@@ -17,6 +17,8 @@ const FIXTURES: &[(&str, &str)] = &[
     ("json_tags.json", include_str!("fixtures/json_tags.json")),
     ("pythonic.json", include_str!("fixtures/pythonic.json")),
     ("xml.json", include_str!("fixtures/xml.json")),
+    ("limits.json", include_str!("fixtures/limits.json")),
+    ("fuzz.json", include_str!("fixtures/fuzz.json")),
     ("reasoning.json", include_str!("fixtures/reasoning.json")),
     ("tools.json", include_str!("fixtures/tools.json")),
 ];

@@ -45,9 +45,12 @@ fn describe(e: JsonError) -> String {
     match e {
         JsonError::Unexpected(b) if b.is_ascii_graphic() => format!("unexpected `{}`", b as char),
         JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
-        JsonError::TooDeep => "nesting too deep".to_string(),
+        JsonError::TooDeep => DEPTH.to_string(),
     }
 }
+
+/// The message of a `max_depth` error.
+const DEPTH: &str = "nesting deeper than the maxDepth limit";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Outer {
@@ -379,11 +382,13 @@ impl WrapperReader {
     fn error(&mut self, input: &str, i: usize, sink: &mut Sink, msg: String) -> Step {
         self.st = W::Done;
         self.failed = true;
+        // A configured limit (depth, name and key length) is `limit_exceeded`, not malformed JSON.
+        let label = if [DEPTH, "tool name too long", "key too long"].contains(&msg.as_str()) { Label::LimitExceeded } else { Label::MalformedJson };
         if !self.committed {
             self.raw.push_str(&input[..i]);
             // A bare `{` in prose that is not a call is just text.
             if !(self.strict && self.keys <= 1 && self.name.is_none()) {
-                sink.diag(Label::MalformedJson, format!("not a valid tool call: {msg}"), None);
+                sink.diag(label, format!("not a valid tool call: {msg}"), None);
             }
             return Step::reject(i);
         }
@@ -392,7 +397,7 @@ impl WrapperReader {
                 sink.end_call();
                 sink.diag(Label::MalformedJson, format!("malformed call object after the arguments: {msg}"), None);
             } else {
-                sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({msg}); closed"));
+                sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
             }
         }
         Step::done(i)

@@ -62,11 +62,11 @@ impl RawArgs {
             }
             Ok(Progress::More) => (used, false),
             Err(e) => {
-                let what = match e {
-                    crate::json::scanner::JsonError::TooDeep => "nesting too deep".to_string(),
-                    crate::json::scanner::JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
+                let (label, what) = match e {
+                    crate::json::scanner::JsonError::TooDeep => (Label::LimitExceeded, "nesting deeper than the maxDepth limit".to_string()),
+                    crate::json::scanner::JsonError::Unexpected(b) => (Label::MalformedJson, format!("unexpected byte 0x{b:02x}")),
                 };
-                sink.end_call_incomplete(Label::MalformedJson, &format!("malformed arguments ({what}); closed"));
+                sink.end_call_incomplete(label, &format!("malformed arguments ({what}); closed"));
                 (used, true)
             }
         }
@@ -160,6 +160,9 @@ impl NamedReader {
     }
 }
 
+/// Bytes of the call type before the type separator (DeepSeek V3's `function`).
+const MAX_TYPE: usize = 64;
+
 impl Reader for NamedReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
@@ -167,16 +170,17 @@ impl Reader for NamedReader {
         loop {
             match self.st {
                 St::Done => return Step::done(i),
+                // The call type (`function`) is held unconsumed while undecided: at most
+                // `MAX_TYPE` bytes (within the hold-back bound), decided at the same byte
+                // whatever the chunking.
                 St::Type => match self.type_set.find(&input[i..], eof) {
-                    Hit::Found { at, idx } => {
-                        if at > sink.limits.max_name_bytes {
-                            return Step::reject(i);
-                        }
+                    Hit::Found { at, idx } if at <= MAX_TYPE => {
                         i += at + self.type_set.text(idx).len();
                         self.st = St::NameOpen;
                     }
-                    _ if input.len() - i > sink.limits.max_name_bytes || eof => return Step::reject(i),
-                    _ => return Step::partial(i),
+                    Hit::Hold { at } if at <= MAX_TYPE && !eof => return Step::partial(i),
+                    Hit::None if input.len() - i <= MAX_TYPE && !eof => return Step::partial(i),
+                    _ => return Step::reject(i),
                 },
                 St::NameOpen => match Self::skip_optional(&self.open_set, input, i, eof) {
                     Some(j) => {

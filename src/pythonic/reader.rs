@@ -103,6 +103,8 @@ impl CallsReader {
         }
         self.name.push_str(&input[start..i]);
         if self.name.len() > sink.limits.max_name_bytes {
+            let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
+            sink.diag(Label::LimitExceeded, msg, None);
             return Err(self.not_call(i, sink));
         }
         let Some(&c) = bytes.get(i) else {

@@ -182,7 +182,7 @@ impl XmlReader {
     }
 
     /// Appends text-name bytes. `Err(at)`: `s[at..]` cannot be part of a name.
-    fn name_text(&mut self, s: &str, sink: &Sink) -> Result<(), usize> {
+    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), usize> {
         for (at, c) in s.char_indices() {
             if c.is_whitespace() {
                 if self.name_phase == 1 {
@@ -191,7 +191,11 @@ impl XmlReader {
                 continue;
             }
             let bad = self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c);
-            if bad || self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
+            if bad {
+                return Err(at);
+            }
+            if self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
+                name_too_long(sink);
                 return Err(at);
             }
             self.name_phase = 1;
@@ -287,6 +291,12 @@ impl XmlReader {
     }
 }
 
+/// A call's name is longer than `max_name_bytes`: the markup comes back as text.
+fn name_too_long(sink: &mut Sink) {
+    let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
+    sink.diag(crate::event::Label::LimitExceeded, msg, None);
+}
+
 impl Reader for XmlReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
@@ -323,6 +333,10 @@ impl Reader for XmlReader {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
                             let Some(name) = self.tag_name(sink) else {
+                                let ident = header::parse(&self.buf, false).and_then(|h| h.ident().map(|n| n.trim().len()));
+                                if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
+                                    name_too_long(sink);
+                                }
                                 return Step::reject(i + at);
                             };
                             i += at;
@@ -432,6 +446,11 @@ impl Reader for XmlReader {
                             i += marker.len();
                             let h = header::parse(&self.buf, true).filter(|_| self.buf.len() <= limit);
                             match h.as_ref().and_then(|h| h.ident()).map(|k| k.trim().to_string()) {
+                                Some(key) if key.len() > sink.limits.max_name_bytes => {
+                                    let msg = format!("a parameter key ran past the {}-byte maxNameBytes limit; kept as text", sink.limits.max_name_bytes);
+                                    sink.call_diag(crate::event::Label::LimitExceeded, msg);
+                                    self.malformed_param(self.cfg.tag_end, sink);
+                                }
                                 Some(key) => {
                                     let fs = self.format_string(h.as_ref());
                                     self.begin_value(&key, fs, sink);

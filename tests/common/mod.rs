@@ -56,10 +56,18 @@ impl Fixture {
             None => Options::default(),
         };
         o.parser = self.parser.clone();
-        o.tools = self.tools.as_ref().map(tw);
-        o.reasoning = self.reasoning.clone();
-        o.recover = self.recover;
-        o.template = self.template.as_ref().map(tw);
+        if let Some(t) = &self.tools {
+            o.tools = Some(tw(t));
+        }
+        if self.reasoning.is_some() {
+            o.reasoning = self.reasoning.clone();
+        }
+        if self.recover.is_some() {
+            o.recover = self.recover;
+        }
+        if let Some(t) = &self.template {
+            o.template = Some(tw(t));
+        }
         o
     }
 }

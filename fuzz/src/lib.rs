@@ -1,0 +1,295 @@
+//! The checks behind the fuzz targets. Each engine target runs one family group.
+//!
+//! Input layout (seeds from `scripts/fuzz-seed.mjs`): byte 0 flags, byte 1 chunking seed,
+//! byte 2 reasoning parser pick, then `PARSER\n`, then the model output (arbitrary bytes, fed
+//! through the byte API). A parser name outside the group (or garbage) picks a family of the
+//! group by hash. Flags: bit 0 tools, bits 1-2 policy (default, strict, lenient,
+//! keepMalformed off), bit 3 a reasoning parser, bit 4 small limits, bits 5-7 chunking style.
+//!
+//! Asserted, for every input: no panic; split invariance (chunked run == whole run, merged);
+//! `parse()` == stream + finish; held bytes within `hold_bound()` after every push; append-only
+//! arguments that form one JSON object; conservation (the byte accounting covers the decoded
+//! input exactly once, text/reasoning are exactly their spans' bytes, drops only by policy).
+
+use toolwire::event::Event;
+use toolwire::json::scanner::{Expect, JsonScanner, Progress, is_valid_json};
+use toolwire::spans::{Span, SpanKind};
+use toolwire::syntax::{Family, Payload};
+use toolwire::{Limits, Options, ParseResult, ToolCallParser};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Group {
+    /// JSON payloads: wrapper objects in tags, bare JSON, named JSON.
+    Json,
+    /// XML parameters.
+    Xml,
+    /// Pythonic calls and key-value arguments.
+    Pythonic,
+    /// Channels, templates, passthrough and other custom readers.
+    Other,
+}
+
+fn group_of(f: &Family) -> Group {
+    match f.syntax.payload {
+        Payload::Json(..) | Payload::Named(_) => Group::Json,
+        Payload::Xml(_) => Group::Xml,
+        Payload::Pythonic(_) => Group::Pythonic,
+        Payload::None | Payload::Custom(_) => Group::Other,
+    }
+}
+
+const TOOLS: &str = r#"[
+ {"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{
+   "city":{"type":"string"},"days":{"type":"integer"},"unit":{"enum":["celsius","fahrenheit"]},
+   "ok":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},
+   "opts":{"type":"object","properties":{"n":{"type":"number"}}}},"required":["city"]}}},
+ {"type":"function","function":{"name":"now","parameters":{"type":"object","properties":{}}}}
+]"#;
+
+/// Options and body decoded from a fuzz input.
+pub struct Case<'a> {
+    pub opts: Options,
+    pub chunking: (u8, u8),
+    pub body: &'a [u8],
+}
+
+pub fn decode(group: Group, data: &[u8]) -> Option<Case<'_>> {
+    let (&[flags, seed, rpick], rest) = data.split_first_chunk::<3>()?;
+    let nl = rest.iter().take(40).position(|&b| b == b'\n')?;
+    let name = String::from_utf8_lossy(&rest[..nl]);
+    let body = &rest[nl + 1..];
+    let members: Vec<&Family> = toolwire::families::all().filter(|f| group_of(f) == group).collect();
+    let family = match toolwire::families::find(&name) {
+        Some(f) if group_of(f) == group => f,
+        _ => members[name.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize)) % members.len()],
+    };
+    let mut opts = Options::new(family.id);
+    if flags & 1 != 0 {
+        opts.tools = Some(toolwire::json::parse(TOOLS).unwrap());
+    }
+    let policy = match (flags >> 1) & 3 {
+        0 => None,
+        1 => Some(r#"{"policy":"strict"}"#),
+        2 => Some(r#"{"policy":"lenient"}"#),
+        _ => Some(r#"{"keepMalformed":false}"#),
+    };
+    if let Some(p) = policy {
+        let v = toolwire::json::parse(p).unwrap();
+        opts.policy = Options::from_json(&v).unwrap().policy;
+    }
+    if flags & 8 != 0 {
+        let names = toolwire::reasoning::names();
+        opts.reasoning = Some(names[rpick as usize % names.len()].to_string());
+    }
+    if flags & 16 != 0 {
+        opts.limits = Limits { max_args_bytes: 64, max_depth: 4, max_buffer_bytes: 256, max_name_bytes: 16 };
+    }
+    Some(Case { opts, chunking: (flags >> 5, seed), body })
+}
+
+/// Chunk sizes: style 0 one byte at a time, 1 two pieces, else random sizes up to 2^style.
+fn chunks(body: &[u8], (style, seed): (u8, u8)) -> Vec<&[u8]> {
+    match style {
+        0 => body.chunks(1).collect(),
+        1 => {
+            let at = (seed as usize * body.len()) / 255;
+            vec![&body[..at.min(body.len())], &body[at.min(body.len())..]]
+        }
+        _ => {
+            let mut rng = (seed as u64).wrapping_mul(0x9E3779B97F4A7C15) | 1;
+            let max = 1usize << style;
+            let mut out = Vec::new();
+            let mut at = 0;
+            while at < body.len() {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let n = 1 + (rng % max as u64) as usize;
+                let end = (at + n).min(body.len());
+                out.push(&body[at..end]);
+                at = end;
+            }
+            out
+        }
+    }
+}
+
+/// Runs `pieces` through a parser; checks the hold-back bound and the events and spans.
+fn stream(opts: &Options, pieces: &[&[u8]], text: &str) -> Vec<Event> {
+    let mut p = ToolCallParser::new(opts).unwrap();
+    p.record_spans();
+    let bound = p.hold_bound();
+    let mut events = Vec::new();
+    for c in pieces {
+        p.push_bytes(c, &mut events);
+        assert!(p.held_len() <= bound, "held {} > bound {bound}", p.held_len());
+    }
+    p.finish_into(&mut events);
+    check_events(&events);
+    check_spans(text, &events, p.spans(), opts);
+    events
+}
+
+/// See the module docs.
+pub fn check_engine(group: Group, data: &[u8]) {
+    let Some(case) = decode(group, data) else { return };
+    let text = String::from_utf8_lossy(case.body).into_owned();
+    let whole = stream(&case.opts, &[case.body], &text);
+    let pieces = chunks(case.body, case.chunking);
+    let chunked = stream(&case.opts, &pieces, &text);
+    assert_eq!(merge(&whole), merge(&chunked), "split invariance");
+    let keep = ToolCallParser::new(&case.opts).unwrap().keeps_repaired();
+    assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&whole, keep), "parse() parity");
+}
+
+/// Merges adjacent text, reasoning and same-call deltas (the comparison form of invariant 1).
+pub fn merge(events: &[Event]) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    for e in events {
+        match (out.last_mut(), e) {
+            (Some(Event::Text(a)), Event::Text(b)) => a.push_str(b),
+            (Some(Event::Reasoning(a)), Event::Reasoning(b)) => a.push_str(b),
+            (Some(Event::ToolCallDelta { index: i, arguments_delta: a }), Event::ToolCallDelta { index: j, arguments_delta: b })
+                if i == j =>
+            {
+                a.push_str(b)
+            }
+            _ if matches!(e, Event::Text(t) | Event::Reasoning(t) if t.is_empty()) => {}
+            _ => out.push(e.clone()),
+        }
+    }
+    out
+}
+
+/// Calls are well nested and numbered; deltas concatenate to the final arguments, one JSON
+/// object, and every prefix of them is a valid JSON prefix (append-only).
+pub fn check_events(events: &[Event]) {
+    let mut open: Option<(usize, String, JsonScanner)> = None;
+    let mut next = 0;
+    for e in events {
+        match e {
+            Event::ToolCallStart { index, .. } => {
+                assert!(open.is_none(), "call started inside another");
+                assert_eq!(*index, next);
+                next += 1;
+                open = Some((*index, String::new(), JsonScanner::new(Expect::Object, usize::MAX)));
+            }
+            Event::ToolCallDelta { index, arguments_delta } => {
+                let (i, args, sc) = open.as_mut().expect("delta outside a call");
+                assert_eq!(i, index);
+                let (used, r) = sc.feed(arguments_delta, None);
+                let ok = match r {
+                    Ok(Progress::More) => used == arguments_delta.len(),
+                    Ok(Progress::Done) => arguments_delta[used..].bytes().all(|b| b.is_ascii_whitespace()),
+                    Err(_) => false,
+                };
+                assert!(ok, "delta {arguments_delta:?} does not continue {args:?}");
+                args.push_str(arguments_delta);
+            }
+            Event::ToolCallEnd { index, arguments, .. } => {
+                let (i, args, _) = open.take().expect("end outside a call");
+                assert_eq!(i, *index);
+                assert_eq!(&args, arguments, "deltas do not concatenate to the arguments");
+                assert!(is_valid_json(arguments, Expect::Object), "arguments are not one JSON object: {arguments}");
+                assert!(toolwire::json::parse(arguments).is_ok_and(|v| v.as_object().is_some()), "json::parse rejects {arguments}");
+            }
+            Event::Diagnostic { message, .. } => assert!(!message.is_empty()),
+            Event::Text(_) | Event::Reasoning(_) => {}
+        }
+    }
+    assert!(open.is_none(), "a call was never ended");
+}
+
+/// Conservation; the same check as the fixture harness (`tests/common`).
+pub fn check_spans(input: &str, events: &[Event], spans: &[Span], opts: &Options) {
+    let input = input.as_bytes();
+    let (mut text, mut reasoning) = (Vec::new(), Vec::new());
+    for e in events {
+        match e {
+            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
+            Event::Reasoning(t) => reasoning.extend_from_slice(t.as_bytes()),
+            _ => {}
+        }
+    }
+    let (mut at, mut tc, mut rc) = (0, 0, 0);
+    let mut dropped = false;
+    let take = |out: &[u8], c: &mut usize, n: usize| -> Vec<u8> {
+        let got = out.get(*c..*c + n).expect("fewer bytes emitted than attributed").to_vec();
+        *c += n;
+        got
+    };
+    for s in spans {
+        assert_eq!(s.start, at, "spans leave a gap or overlap: {spans:?}");
+        assert!(s.end >= s.start && s.end <= input.len(), "bad span {s:?}");
+        let bytes = &input[s.start..s.end];
+        if s.kind != SpanKind::Markup {
+            assert_eq!((s.inner_text, s.inner_reasoning), (0, 0), "reader output inside {s:?}");
+        }
+        match s.kind {
+            SpanKind::Text => assert_eq!(take(&text, &mut tc, bytes.len()), bytes, "text of {s:?}"),
+            SpanKind::Reasoning => assert_eq!(take(&reasoning, &mut rc, bytes.len()), bytes, "reasoning of {s:?}"),
+            SpanKind::Markup => {
+                let t = take(&text, &mut tc, s.inner_text);
+                let r = take(&reasoning, &mut rc, s.inner_reasoning);
+                assert!(subsequence(&t, bytes) && subsequence(&r, bytes), "output inside {s:?} is not from its bytes");
+            }
+            SpanKind::Dropped => dropped = true,
+        }
+        at = s.end;
+    }
+    assert_eq!(at, input.len(), "bytes {at}.. never accounted for");
+    assert_eq!((tc, rc), (text.len(), reasoning.len()), "output that no span accounts for");
+    if dropped {
+        assert!(!opts.policy.resolve(None, false).keep_malformed, "bytes dropped without keepMalformed: false");
+        assert!(events.iter().any(|e| matches!(e, Event::Diagnostic { .. })), "bytes dropped without a diagnostic");
+    }
+}
+
+fn subsequence(needle: &[u8], hay: &[u8]) -> bool {
+    let mut h = hay.iter();
+    needle.iter().all(|c| h.any(|d| d == c))
+}
+
+/// `toolwire::json::parse` and the streaming scanner agree: no panic; what parses re-parses to
+/// the same value from its serialization; the scanner accepts exactly the texts that parse (the
+/// parser's depth limit aside); fed in two pieces it decides the same; any valid prefix plus
+/// `completion()` parses.
+pub fn check_json(data: &[u8]) {
+    let Ok(text) = core::str::from_utf8(data) else { return };
+    let parsed = toolwire::json::parse(text);
+    if let Ok(v) = &parsed {
+        let again = toolwire::json::parse(&v.to_string()).expect("serialization re-parses");
+        assert_eq!(&again, v, "round trip");
+    }
+    let scan = |pieces: &[&str]| {
+        let mut sc = JsonScanner::new(Expect::Any, usize::MAX / 2);
+        let mut consumed = 0;
+        for p in pieces {
+            let (used, r) = sc.feed(p, None);
+            consumed += used;
+            match r {
+                Ok(Progress::More) if used == p.len() => continue,
+                other => return (consumed, other.map_err(|_| ()), sc),
+            }
+        }
+        (consumed, Ok(Progress::More), sc)
+    };
+    let (used, r, mut sc) = scan(&[text]);
+    let cut = (data.first().copied().unwrap_or(0) as usize * text.len() / 255).min(text.len());
+    let cut = (0..=cut).rev().find(|&c| text.is_char_boundary(c)).unwrap_or(0);
+    let (used2, r2, _) = scan(&[&text[..cut], &text[cut..]]);
+    assert_eq!((used, r), (used2, r2), "split at {cut} changes the scanner's decision");
+    if r == Ok(Progress::More) && !text[..used].trim().is_empty() {
+        let closed = format!("{}{}", &text[..used], sc.completion());
+        assert!(toolwire::json::parse(&closed).is_ok(), "completion of {:?} gives invalid {closed:?}", &text[..used]);
+    }
+    let scanner_ok = match r {
+        Ok(Progress::Done) => text[used..].bytes().all(|b| b.is_ascii_whitespace()),
+        Ok(Progress::More) => used == text.len() && sc.finish(),
+        Err(()) => false,
+    };
+    match &parsed {
+        Ok(_) => assert!(scanner_ok, "the scanner rejects what parse accepts: {text:?}"),
+        Err(e) => assert!(!scanner_ok || e.contains("too deep"), "the scanner accepts what parse rejects ({e}): {text:?}"),
+    }
+}

@@ -1,0 +1,44 @@
+// Seeds the fuzz corpora from the fixtures (tests/fixtures/*.json) and vLLM's vectors
+// (tests/corpus/vllm-sample.json).
+//   node scripts/fuzz-seed.mjs [out dir = fuzz/seeds]
+// Writes <out>/engine/<hash> (model outputs in the engine targets' input layout, see
+// fuzz/src/lib.rs: flags, chunking seed, reasoning pick, `PARSER\n`, text) and
+// <out>/json/<hash> (argument objects and tool schemas). `make fuzz` passes these directories
+// to libFuzzer as read-only seed corpora.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = process.argv[2] ?? join(root, "fuzz/seeds");
+rmSync(out, { recursive: true, force: true });
+for (const d of ["engine", "json"]) mkdirSync(join(out, d), { recursive: true });
+
+const cases = [];
+for (const name of readdirSync(join(root, "tests/fixtures")).sort()) {
+  if (!name.endsWith(".json")) continue;
+  for (const f of JSON.parse(readFileSync(join(root, "tests/fixtures", name), "utf8"))) {
+    cases.push({ parser: f.parser, input: f.input, tools: f.tools, reasoning: f.reasoning, calls: f.calls, options: f.options });
+  }
+}
+for (const v of JSON.parse(readFileSync(join(root, "tests/corpus/vllm-sample.json"), "utf8"))) {
+  cases.push({ parser: v.parser, input: v.model_output, tools: v.tools, calls: v.expected_calls });
+}
+
+const write = (dir, bytes) => writeFileSync(join(out, dir, createHash("sha1").update(bytes).digest("hex").slice(0, 16)), bytes);
+let engine = 0, json = 0;
+for (const c of cases) {
+  if (typeof c.input !== "string" || typeof c.parser !== "string") continue;
+  // Flags: bit 0 tools, bit 3 reasoning, bits 5-7 chunking style 2 (random pieces of 1-4 bytes).
+  let flags = (c.tools ? 1 : 0) | (c.reasoning ? 8 : 0) | (2 << 5);
+  if (c.options?.keepMalformed === false || c.options?.policy === "strict") flags |= 1 << 1;
+  if (c.options?.limits) flags |= 16;
+  write("engine", Buffer.concat([Buffer.from([flags, 7, 0]), Buffer.from(`${c.parser}\n${c.input}`, "utf8")]));
+  engine++;
+  for (const call of c.calls ?? []) {
+    if (call?.arguments != null) { write("json", Buffer.from(JSON.stringify(call.arguments, null, 1))); json++; }
+  }
+  if (c.tools) { write("json", Buffer.from(JSON.stringify(c.tools))); json++; }
+}
+console.log(`fuzz seeds: ${engine} engine inputs, ${json} JSON texts in ${out}`);
