@@ -6,7 +6,8 @@
 //!    input and in 4-byte chunks), the 10x/1x time ratio at 1-byte chunks, peak heap;
 //! 2. every registered family on its first plain fixture repeated to 1 MB: the slowest ones.
 //!
-//! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2).
+//! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
+//! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -134,6 +135,19 @@ fn main() {
     let get = |k: &str| streams.as_object().unwrap().get(k).unwrap();
     let prose = get("prose").as_str().unwrap();
     let value = repeat_to(get("value").as_str().unwrap(), cfg.size);
+    // `--profile PARSER plain|dense|arg CHUNK`: one run of one stream (for callgrind/perf).
+    if let Some(i) = args.iter().position(|a| a == "--profile") {
+        let (parser, which, size) = (&args[i + 1], &args[i + 2], args[i + 3].parse().unwrap());
+        let unit = get("kinds").as_array().unwrap().iter().find(|k| k.as_object().unwrap().get("parser").unwrap().as_str() == Some(parser)).map(|k| k.as_object().unwrap().get("unit").unwrap().as_str().unwrap().to_string()).unwrap_or_default();
+        let input = match which.as_str() {
+            "plain" => repeat_to(prose, cfg.size),
+            "dense" => repeat_to(&unit.replace("{V}", "Paris"), cfg.size),
+            _ => unit.replace("{V}", &value),
+        };
+        let (secs, n) = run(&Options::new(parser), &input, size);
+        println!("{parser} {which} in {size}-byte chunks: {:.1} MB/s, {n} events", input.len() as f64 / MB as f64 / secs);
+        return;
+    }
 
     println!("## Native (Rust, `cargo bench`, release + LTO), MB/s; median of {} runs", cfg.reps);
     println!();

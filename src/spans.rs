@@ -34,10 +34,26 @@ pub struct Span {
     pub inner_reasoning: usize,
 }
 
-/// The recorder. `None` inside: off.
+/// The recorder. `None` inside: off. Without the `spans` feature (the package's wasm build)
+/// it is compiled out: every method is a no-op and `spans()` is empty.
 #[derive(Default)]
-pub struct Accounting(Option<Recorder>);
+pub struct Accounting(#[cfg(feature = "spans")] Option<Recorder>);
 
+#[cfg(not(feature = "spans"))]
+impl Accounting {
+    #[inline(always)]
+    pub fn enable(&mut self) {}
+    #[inline(always)]
+    pub fn spans(&self) -> &[Span] {
+        &[]
+    }
+    #[inline(always)]
+    pub fn hold(&mut self, _end: usize, _as_text: bool) {}
+    #[inline(always)]
+    pub fn record(&mut self, _end: usize, _kind: SpanKind, _sink: &Sink) {}
+}
+
+#[cfg(feature = "spans")]
 #[derive(Default)]
 struct Recorder {
     list: Vec<Span>,
@@ -50,6 +66,7 @@ struct Recorder {
     seen: (usize, usize),
 }
 
+#[cfg(feature = "spans")]
 impl Accounting {
     pub fn enable(&mut self) {
         self.0.get_or_insert_with(Recorder::default);
@@ -88,6 +105,7 @@ impl Accounting {
     }
 }
 
+#[cfg(feature = "spans")]
 impl Recorder {
     fn push(&mut self, end: usize, kind: SpanKind, inner: (usize, usize)) {
         if end <= self.done && inner == (0, 0) {

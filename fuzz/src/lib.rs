@@ -293,3 +293,30 @@ pub fn check_json(data: &[u8]) {
         Err(e) => assert!(!scanner_ok || e.contains("too deep"), "the scanner accepts what parse rejects ({e}): {text:?}"),
     }
 }
+
+/// `cargo test -- --nocapture` with `FUZZ_CASE=group:path`: replays one input and prints what
+/// it decodes to (options, chunking, events), then runs the checks.
+#[cfg(test)]
+mod replay {
+    #[test]
+    fn replay() {
+        let Ok(case) = std::env::var("FUZZ_CASE") else { return };
+        let (group, path) = case.split_once(':').unwrap();
+        let group = match group {
+            "json" => super::Group::Json,
+            "xml" => super::Group::Xml,
+            "pythonic" => super::Group::Pythonic,
+            _ => super::Group::Other,
+        };
+        let data = std::fs::read(path).unwrap();
+        let c = super::decode(group, &data).unwrap();
+        eprintln!("{:?}\nchunking {:?}\nbody {:?}", c.opts, c.chunking, String::from_utf8_lossy(c.body));
+        let mut p = toolwire::ToolCallParser::new(&c.opts).unwrap();
+        p.record_spans();
+        let mut ev = Vec::new();
+        p.push_bytes(c.body, &mut ev);
+        p.finish_into(&mut ev);
+        eprintln!("events {ev:?}\nspans {:?}", p.spans());
+        super::check_engine(group, &data);
+    }
+}

@@ -137,6 +137,7 @@ impl Reader for CallsReader {
                             self.consumed += i;
                             return Step::reject(i);
                         }
+                        self.consumed += i;
                         return Step::partial(i);
                     }
                     let b = bytes[i];
@@ -160,6 +161,7 @@ impl Reader for CallsReader {
                         if eof {
                             return self.at_eof(i, sink);
                         }
+                        self.consumed += i;
                         return Step::partial(i);
                     }
                     match bytes[i] {
@@ -227,6 +229,7 @@ impl Reader for CallsReader {
                         if eof {
                             return self.at_eof(i, sink);
                         }
+                        self.consumed += i;
                         return Step::partial(i);
                     }
                     match bytes[i] {
@@ -255,6 +258,7 @@ impl Reader for CallsReader {
                             self.st = Outer::Done;
                             continue;
                         }
+                        self.consumed += i;
                         return Step::partial(i);
                     }
                     if bytes[k] != b'{' {
