@@ -214,8 +214,14 @@ impl Engine {
 
     /// Feeds a chunk.
     pub fn push(&mut self, chunk: &str, sink: &mut Sink) {
-        self.buf.push_str(chunk);
-        self.run(false, sink);
+        if self.buf.is_empty() {
+            // Nothing held: read the chunk in place and keep only what is left undecided.
+            let pos = self.consume(chunk, false, sink);
+            self.buf.push_str(&chunk[pos..]);
+        } else {
+            self.buf.push_str(chunk);
+            self.run(false, sink);
+        }
     }
 
     /// Ends the input: flushes held text, ends or rejects an open payload.
@@ -228,17 +234,20 @@ impl Engine {
 
     fn run(&mut self, eof: bool, sink: &mut Sink) {
         let buf = core::mem::take(&mut self.buf);
-        let mut pos = 0;
-        loop {
-            let rest = &buf[pos..];
-            match self.step(rest, self.base + pos, eof, sink) {
-                Some(used) => pos += used,
-                None => break,
-            }
-        }
-        self.base += pos;
+        let pos = self.consume(&buf, eof, sink);
         self.buf = buf;
         self.buf.drain(..pos);
+    }
+
+    /// Steps through `input` (which follows everything consumed so far) until stuck; returns
+    /// the bytes consumed.
+    fn consume(&mut self, input: &str, eof: bool, sink: &mut Sink) -> usize {
+        let mut pos = 0;
+        while let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) {
+            pos += used;
+        }
+        self.base += pos;
+        pos
     }
 
     /// One step in the current mode. Returns bytes consumed when progress was made (consumed

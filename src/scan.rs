@@ -32,12 +32,26 @@ pub enum Act {
 }
 
 /// A set of literal markers, each with a meaning.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MarkerSet {
     markers: Vec<(String, Act)>,
-    first: Vec<bool>,
+    /// Bytes that start a marker (a bit set).
+    first: [u64; 4],
+    /// The distinct first bytes (`needles[..n_needles]`) when there are at most `SWAR_MAX` of
+    /// them: scanned a word at a time. `n_needles == 0`: scanned with the `first` table.
+    needles: [u8; SWAR_MAX],
+    n_needles: usize,
     longest: usize,
 }
+
+impl Default for MarkerSet {
+    fn default() -> Self {
+        MarkerSet::new()
+    }
+}
+
+/// Up to this many distinct first bytes are searched eight bytes at a time.
+const SWAR_MAX: usize = 3;
 
 /// Result of `MarkerSet::find`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +66,7 @@ pub enum Hit {
 
 impl MarkerSet {
     pub fn new() -> Self {
-        MarkerSet { markers: Vec::new(), first: vec![false; 256], longest: 0 }
+        MarkerSet { markers: Vec::new(), first: [0; 4], needles: [0; SWAR_MAX], n_needles: 0, longest: 0 }
     }
 
     /// Adds a marker; empty markers and duplicates of an earlier marker are ignored.
@@ -60,7 +74,18 @@ impl MarkerSet {
         if text.is_empty() || self.markers.iter().any(|(m, _)| m == text) {
             return self;
         }
-        self.first[text.as_bytes()[0] as usize] = true;
+        let b = text.as_bytes()[0];
+        if !self.starts(b) {
+            // A new first byte: scanned by word while there are few (the first marker's byte
+            // always is; past `SWAR_MAX` the table is used).
+            if self.n_needles < SWAR_MAX && (self.n_needles > 0 || self.markers.is_empty()) {
+                self.needles[self.n_needles] = b;
+                self.n_needles += 1;
+            } else {
+                self.n_needles = 0;
+            }
+        }
+        self.first[(b >> 6) as usize] |= 1 << (b & 63);
         self.longest = self.longest.max(text.len());
         self.markers.push((text.to_string(), act));
         self
@@ -93,17 +118,50 @@ impl MarkerSet {
     /// See the module docs. With `eof`, partial markers at the end are not held.
     pub fn find(&self, input: &str, eof: bool) -> Hit {
         let bytes = input.as_bytes();
-        for i in 0..bytes.len() {
-            if !self.first[bytes[i] as usize] {
-                continue;
-            }
-            match self.match_at(&bytes[i..], eof) {
-                Err(()) => return Hit::Hold { at: i },
-                Ok(Some(idx)) => return Hit::Found { at: i, idx },
-                Ok(None) => {}
+        let mut i = 0;
+        while let Some(at) = self.candidate(bytes, i) {
+            match self.match_at(&bytes[at..], eof) {
+                Err(()) => return Hit::Hold { at },
+                Ok(Some(idx)) => return Hit::Found { at, idx },
+                Ok(None) => i = at + 1,
             }
         }
         Hit::None
+    }
+
+    #[inline]
+    fn starts(&self, b: u8) -> bool {
+        self.first[(b >> 6) as usize] >> (b & 63) & 1 != 0
+    }
+
+    /// The first position `>= from` whose byte can start a marker (memchr-style: eight bytes
+    /// at a time when the markers have few distinct first bytes).
+    #[inline]
+    fn candidate(&self, bytes: &[u8], mut i: usize) -> Option<usize> {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        if bytes.len().saturating_sub(i) >= 16 && self.n_needles > 0 {
+            while let Some(word) = bytes.get(i..i + 8) {
+                let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+                let mut hits = 0;
+                for &n in &self.needles[..self.n_needles.min(SWAR_MAX)] {
+                    // Zero bytes of `w ^ n..n` are matches; the lowest flagged byte is exact.
+                    let x = w ^ (LO * n as u64);
+                    hits |= x.wrapping_sub(LO) & !x & HI;
+                }
+                if hits != 0 {
+                    return Some(i + (hits.trailing_zeros() / 8) as usize);
+                }
+                i += 8;
+            }
+        }
+        while i < bytes.len() {
+            if self.starts(bytes[i]) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
     }
 
     /// If `input` starts with a marker, returns its index; `Err(())` when `input` is a proper
@@ -177,6 +235,30 @@ mod tests {
         assert_eq!(s.find("x<a>", false), Hit::Hold { at: 1 });
         assert_eq!(s.find("x<a>c", false), Hit::Found { at: 1, idx: 0 });
         assert_eq!(s.find("x<a>b", false), Hit::Found { at: 1, idx: 1 });
+    }
+
+    /// The word-at-a-time scan finds the same markers as a byte loop, at every alignment.
+    #[test]
+    fn word_scan_matches_byte_scan() {
+        for ms in [&["<a>"][..], &["<a>", "[B]", "{"], &["<a>", "[B]", "{", "|x"]] {
+            let s = set(ms);
+            for pad in 0..20 {
+                for tail in ["<a>", "[B]", "{", "|x", "<", "a<a>", "\u{80}<a>"] {
+                    let text = format!("{}{tail}", "é.".repeat(pad).chars().take(pad).collect::<String>());
+                    let want = (0..text.len()).find_map(|i| {
+                        if !text.is_char_boundary(i) {
+                            return None;
+                        }
+                        match s.match_at(&text.as_bytes()[i..], false) {
+                            Err(()) => Some(Hit::Hold { at: i }),
+                            Ok(Some(idx)) => Some(Hit::Found { at: i, idx }),
+                            Ok(None) => None,
+                        }
+                    });
+                    assert_eq!(s.find(&text, false), want.unwrap_or(Hit::None), "{ms:?} in {text:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -79,6 +79,7 @@ impl Accounting {
 
     /// Bytes up to `end` are held undecided (a marker that may turn out to be text, whitespace
     /// after a payload): their fate comes with the next `record`.
+    #[inline]
     pub fn hold(&mut self, end: usize, as_text: bool) {
         let Some(r) = self.0.as_mut() else { return };
         match r.pending.last_mut() {
@@ -89,6 +90,7 @@ impl Accounting {
 
     /// Every byte up to `end` (held ones first) became `kind`; held segments that do not
     /// become text when released as text are markup.
+    #[inline]
     pub fn record(&mut self, end: usize, kind: SpanKind, sink: &Sink) {
         let Some(r) = self.0.as_mut() else { return };
         for (e, as_text) in core::mem::take(&mut r.pending) {

@@ -1,7 +1,8 @@
 //! The JavaScript binding: the only module that knows wasm-bindgen.
 //!
 //! Options come in as JSON text and results go out as JSON text, one string per call; the JS
-//! shell (`pkg-template/api.js`) does `JSON.stringify`/`JSON.parse` once per batch. This keeps
+//! shell (`pkg-template/api.js`) does `JSON.stringify`/`JSON.parse` once per batch (a batch of
+//! one text, reasoning or delta event has a short form without JSON: `drain`). This keeps
 //! one boundary crossing per call and no JS-object building code in the wasm. Errors are JS
 //! `Error`s whose message names the valid options.
 
@@ -74,11 +75,35 @@ impl JsToolCallParser {
         self.drain()
     }
 
+    /// The events as the JS shell reads them (`events` in api.js): the common batches of one
+    /// event in a short form that needs no JSON (most pushes give one text or one delta),
+    /// else a JSON array. `""`: none; `t…`: one text; `r…`: one reasoning; `dN:…`: one
+    /// delta of call N.
     fn drain(&mut self) -> String {
-        let s = events_to_json(&self.events);
+        let s = match self.events.as_slice() {
+            [] => String::new(),
+            [Event::Text(t)] => tagged('t', t),
+            [Event::Reasoning(t)] => tagged('r', t),
+            [Event::ToolCallDelta { index, arguments_delta }] => {
+                let mut s = String::with_capacity(arguments_delta.len() + 8);
+                s.push('d');
+                crate::event::push_usize(&mut s, *index);
+                s.push(':');
+                s.push_str(arguments_delta);
+                s
+            }
+            events => events_to_json(events),
+        };
         self.events.clear();
         s
     }
+}
+
+fn tagged(tag: char, text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 1);
+    s.push(tag);
+    s.push_str(text);
+    s
 }
 
 /// Every parser family: `[{id, aliases, models, description}]` as JSON.
