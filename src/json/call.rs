@@ -736,15 +736,23 @@ impl StringArgs {
         !self.inner.at_start()
     }
 
-    /// Feeds the inner scanner with decoded text; output (inner JSON) goes to `out`.
-    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), String> {
+    /// Feeds the inner scanner with decoded text; output (inner JSON) goes to `out`. An error
+    /// comes with the bytes of `s` read before the offending one.
+    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, String)> {
+        let trailing = |s: &str| s.bytes().position(|b| !is_ws(b));
         if self.inner.is_done() {
-            return if s.bytes().all(is_ws) { Ok(()) } else { Err("text after the arguments object".into()) };
+            return match trailing(s) {
+                None => Ok(()),
+                Some(at) => Err((at, "text after the arguments object".into())),
+            };
         }
         let (used, r) = self.inner.feed(s, Some(out));
         match r {
-            Err(e) => Err(describe(e)),
-            Ok(Progress::Done) if !s[used..].bytes().all(is_ws) => Err("text after the arguments object".into()),
+            Err(e) => Err((used, describe(e))),
+            Ok(Progress::Done) => match trailing(&s[used..]) {
+                None => Ok(()),
+                Some(at) => Err((used + at, "text after the arguments object".into())),
+            },
             Ok(_) => Ok(()),
         }
     }
@@ -766,8 +774,9 @@ impl StringArgs {
                         let d = core::mem::take(&mut self.decoded);
                         let r = self.push_decoded(&d, out);
                         self.decoded = d;
-                        if let Err(e) = r {
-                            return (i, Err(e));
+                        if let Err((at, e)) = r {
+                            // Decided at the offending byte, whatever the chunking.
+                            return (start + at, Err(e));
                         }
                     }
                     if i == bytes.len() {
@@ -805,7 +814,7 @@ impl StringArgs {
                     i += 1;
                     self.esc = ESC_NONE;
                     let mut tmp = [0u8; 4];
-                    if let Err(e) = self.push_decoded(c.encode_utf8(&mut tmp), out) {
+                    if let Err((_, e)) = self.push_decoded(c.encode_utf8(&mut tmp), out) {
                         return (i, Err(e));
                     }
                 }
@@ -831,7 +840,7 @@ impl StringArgs {
                             char::from_u32(u).unwrap_or('\u{FFFD}')
                         };
                         let mut tmp = [0u8; 4];
-                        if let Err(e) = self.push_decoded(c.encode_utf8(&mut tmp), out) {
+                        if let Err((_, e)) = self.push_decoded(c.encode_utf8(&mut tmp), out) {
                             return (i, Err(e));
                         }
                     }
