@@ -160,6 +160,17 @@ impl NamedReader {
     }
 }
 
+/// After `rest[..added]` was appended to `name`: when the name is now over `max_name_bytes`,
+/// reports it and returns where in `rest` it crossed the limit (the reject point, the same
+/// byte whatever the chunking).
+fn name_overflow(name: &str, rest: &str, added: usize, sink: &mut Sink) -> Option<usize> {
+    let max = sink.limits.max_name_bytes;
+    let over = name.len().checked_sub(max).filter(|&o| o > 0)?;
+    let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
+    sink.diag(Label::LimitExceeded, msg, None);
+    Some(crate::engine::floor_char_boundary(rest, added.saturating_sub(over)))
+}
+
 /// Bytes of the call type before the type separator (DeepSeek V3's `function`).
 const MAX_TYPE: usize = 64;
 
@@ -202,8 +213,8 @@ impl Reader for NamedReader {
                         (_, None) => (rest.len(), None),
                     };
                     self.name.push_str(&rest[..text_end]);
-                    if self.name.len() > sink.limits.max_name_bytes {
-                        return Step::reject(i + text_end);
+                    if let Some(at) = name_overflow(&self.name, rest, text_end, sink) {
+                        return Step::reject(i + at);
                     }
                     match next {
                         Some(n) => {
@@ -422,12 +433,10 @@ impl Reader for MistralReader {
                         }
                     }
                     self.name.push_str(&rest[..end]);
-                    i += end;
-                    if self.name.len() > sink.limits.max_name_bytes {
-                        let msg = format!("a [TOOL_CALLS] name ran past {} bytes; released as text", sink.limits.max_name_bytes);
-                        sink.diag(Label::LimitExceeded, msg, None);
-                        return Step::reject(i);
+                    if let Some(at) = name_overflow(&self.name, rest, end, sink) {
+                        return Step::reject(i + at);
                     }
+                    i += end;
                     if i == bytes.len() && !eof {
                         return Step::partial(i);
                     }
