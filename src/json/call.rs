@@ -523,12 +523,14 @@ impl WrapperReader {
                         } else if b < 0x20 {
                             return self.error(input, i, sink, "control character in a key".into());
                         }
+                        // Decided at the byte that crosses the limit, whatever the chunking.
+                        if self.key.len() + (i - start) >= sink.limits.max_name_bytes {
+                            let at = crate::engine::floor_char_boundary(input, i);
+                            return self.error(input, at, sink, "key too long".into());
+                        }
                         i += 1;
                     }
                     self.key.push_str(&input[start..i]);
-                    if self.key.len() > sink.limits.max_name_bytes {
-                        return self.error(input, i, sink, "key too long".into());
-                    }
                     if i < bytes.len() {
                         i += 1;
                         self.keys += 1;
