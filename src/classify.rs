@@ -61,7 +61,7 @@ pub const PRECEDENCE: [Label; 10] = [
 
 /// Every registered family's reading of `text`, with the request's `tools` (OpenAI definitions)
 /// when given. Errors only on malformed `tools`.
-pub fn classify(text: &str, tools: Option<&serde_json::Value>) -> Result<Vec<Classification>, Error> {
+pub fn classify(text: &str, tools: Option<&crate::json::Value>) -> Result<Vec<Classification>, Error> {
     classify_with(text, &Options { tools: tools.cloned(), ..Options::default() })
 }
 
@@ -118,7 +118,7 @@ pub fn to_json(list: &[Classification]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Value};
+    use crate::json::{json, Value};
 
     fn find<'a>(list: &'a [Classification], id: &str) -> &'a Classification {
         list.iter().find(|c| c.parser == id).unwrap()
@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn json_shape() {
         let list = classify("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", None).unwrap();
-        let v: Value = serde_json::from_str(&to_json(&list)).unwrap();
+        let v: Value = crate::json::parse(&to_json(&list)).unwrap();
         let h = v.as_array().unwrap().iter().find(|c| c["parser"] == "hermes").unwrap();
         assert_eq!(h["verdict"], "calls");
         assert_eq!(h["count"], 1);

@@ -168,7 +168,8 @@ pub fn sniff_parser(text: &str) -> Vec<&'static str> {
         let rank = if f.id == "generic" { 0 } else { opening + closing };
         found.push((rank, order, f.id));
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Higher rank first; the sort is stable, so ties keep registry order.
+    crate::small::sort_by(&mut found, |a, b| a.0 > b.0);
     found.into_iter().map(|(_, _, id)| id).collect()
 }
 

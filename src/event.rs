@@ -136,7 +136,11 @@ pub fn events_to_json(events: &[Event]) -> String {
     out
 }
 
-pub(crate) fn push_usize(out: &mut String, mut n: usize) {
+pub(crate) fn push_usize(out: &mut String, n: usize) {
+    push_u64(out, n as u64)
+}
+
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

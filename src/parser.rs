@@ -31,7 +31,7 @@ pub struct Options {
     /// The model name, used by `"auto"`.
     pub model: Option<String>,
     /// OpenAI tool definitions, as JSON.
-    pub tools: Option<serde_json::Value>,
+    pub tools: Option<crate::json::Value>,
     /// A reasoning parser id (vLLM `--reasoning-parser`).
     pub reasoning: Option<String>,
     /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
@@ -44,7 +44,7 @@ pub struct Options {
     pub id_prefix: Option<String>,
     /// The response template of the template-driven families (`hf`, `beam`); see
     /// `crate::template`. Ignored by other families.
-    pub template: Option<serde_json::Value>,
+    pub template: Option<crate::json::Value>,
     pub limits: Limits,
 }
 
@@ -57,8 +57,8 @@ impl Options {
     /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
-    pub fn from_json(v: &serde_json::Value) -> Result<Options, Error> {
-        use serde_json::Value;
+    pub fn from_json(v: &crate::json::Value) -> Result<Options, Error> {
+        use crate::json::Value;
         let obj = match v {
             Value::Null => return Ok(Options::new("auto")),
             Value::String(s) => return Ok(Options::new(s)),
@@ -145,7 +145,7 @@ impl ToolCallParser {
         let family = resolve_family(&opts.parser, opts.model.as_deref())?;
         let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
         let tools = match &opts.tools {
-            None | Some(serde_json::Value::Null) => None,
+            None | Some(crate::json::Value::Null) => None,
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
         let start = reasoning.is_some_and(|r| r.implicit_start);

@@ -13,7 +13,7 @@
 //! A marker mentioned in prose (no diagnostic) is always text.
 
 use crate::parser::Error;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// A named set of defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub struct Resolved {
 
 impl Policy {
     /// Reads `policy`, `recoverTruncated`, `keepMalformed`, `bareJson` from a JS options object.
-    pub fn from_json(obj: &Map<String, Value>) -> Result<Policy, Error> {
+    pub fn from_json(obj: &Map) -> Result<Policy, Error> {
         let flag = |k: &str| -> Result<Option<bool>, Error> {
             match obj.get(k) {
                 None | Some(Value::Null) => Ok(None),
@@ -81,7 +81,7 @@ impl Policy {
 mod tests {
     use super::*;
     use crate::event::Keep;
-    use serde_json::json;
+    use crate::json::json;
 
     fn resolve(v: Value, recover: Option<bool>, family: bool) -> Resolved {
         Policy::from_json(v.as_object().unwrap()).unwrap().resolve(recover, family)

@@ -189,7 +189,7 @@ pub fn find(name: &str) -> Option<&'static Reasoning<'static>> {
 pub fn names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> =
         REASONING.iter().flat_map(|r| core::iter::once(r.id).chain(r.aliases.iter().copied())).collect();
-    v.sort_unstable();
+    crate::small::sort_by(&mut v, |a, b| a < b);
     v
 }
 

@@ -115,7 +115,9 @@ impl Sink {
         let c = tools.coerce_text(name, key, text);
         if !c.ok {
             let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
-            let msg = format!("`{name}`.`{key}`: expected {expected}, got {text:?}; kept as given");
+            let mut got = String::new();
+            crate::json::write::push_json_string(&mut got, text);
+            let msg = format!("`{name}`.`{key}`: expected {expected}, got {got}; kept as given");
             self.call_diag(Label::TypeCoercion, msg);
             if let Some(call) = self.open.as_mut() {
                 call.coerced.push(key.to_string());
@@ -128,7 +130,7 @@ impl Sink {
     /// parameter): coerced member by member by the declared schema. What does not fit keeps its
     /// form and is reported once as `type_coercion` (validation then skips the key).
     pub fn coerce_param_json(&mut self, key: &str, json: &str) -> String {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else { return json.to_string() };
+        let Ok(v) = crate::json::parse(json) else { return json.to_string() };
         let (Some(tools), Some(name)) = (&self.tools, self.call_name()) else { return json.to_string() };
         let Some((schema, root)) = tools.param(name, key) else { return json.to_string() };
         let c = crate::schema::coerce::coerce_value(&v, schema, root);

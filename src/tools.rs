@@ -1,7 +1,7 @@
 //! The request's tool definitions (OpenAI `tools`), as the parsers see them.
 
 use crate::event::Label;
-use serde_json::Value;
+use crate::json::Value;
 
 /// One declared tool.
 #[derive(Clone, Debug)]
@@ -91,7 +91,7 @@ impl Tools {
     /// reported `type_coercion`); type problems under them are not reported twice.
     pub fn validate_call(&self, name: &str, args: &str, repaired: bool, coerced: &[String], out: &mut Vec<(Label, String)>) {
         let Some(tool) = self.get(name) else { return };
-        let Ok(value) = serde_json::from_str::<Value>(args) else { return };
+        let Ok(value) = crate::json::parse(args) else { return };
         let check = crate::schema::validate::Check { skip_required: repaired };
         for issue in crate::schema::validate::validate(&value, &tool.parameters, &tool.parameters, check) {
             use crate::schema::validate::Kind;
@@ -121,7 +121,7 @@ fn under(path: &str, key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn tools() -> Tools {
         Tools::from_json(&json!([{"type": "function", "function": {"name": "get_weather", "parameters": {

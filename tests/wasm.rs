@@ -5,6 +5,10 @@
 use serde_json::{json, Value};
 use toolwire::wasm::{parse_js, parsers, JsToolCallParser};
 use wasm_bindgen::{JsCast, JsValue};
+
+fn rs(s: &str) -> Value {
+    serde_json::from_str(s).unwrap()
+}
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Every file in tests/fixtures (a native test checks this list is complete).
@@ -17,15 +21,6 @@ const FIXTURES: &[(&str, &str)] = &[
     ("tools.json", include_str!("fixtures/tools.json")),
 ];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
-
-fn to_js(v: &Value) -> JsValue {
-    js_sys::JSON::parse(&v.to_string()).unwrap()
-}
-
-fn to_rs(v: &JsValue) -> Value {
-    let s: String = js_sys::JSON::stringify(v).unwrap().into();
-    serde_json::from_str(&s).unwrap()
-}
 
 fn error_message(e: JsValue) -> String {
     e.dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
@@ -86,20 +81,20 @@ fn cases() -> Vec<(Value, String)> {
 }
 
 fn stream(opts: &Value, chunks: &[&str]) -> Vec<Value> {
-    let mut p = JsToolCallParser::new(to_js(opts)).unwrap();
+    let mut p = JsToolCallParser::new(&opts.to_string()).unwrap();
     let mut events = Vec::new();
     for c in chunks {
-        events.extend(to_rs(&p.push(c)).as_array().unwrap().iter().cloned());
+        events.extend(rs(&p.push(c)).as_array().unwrap().iter().cloned());
     }
-    events.extend(to_rs(&p.finish()).as_array().unwrap().iter().cloned());
+    events.extend(rs(&p.finish()).as_array().unwrap().iter().cloned());
     events
 }
 
 #[wasm_bindgen_test]
 fn parse_through_the_binding_equals_the_core() {
     for (opts, input) in cases() {
-        let via_js = to_rs(&parse_js(&input, to_js(&opts)).unwrap_or_else(|e| panic!("{}", error_message(e.into()))));
-        let o = toolwire::Options::from_json(&opts).unwrap();
+        let via_js = rs(&parse_js(&input, &opts.to_string()).unwrap_or_else(|e| panic!("{}", error_message(e.into()))));
+        let o = toolwire::Options::from_json(&toolwire::json::parse(&opts.to_string()).unwrap()).unwrap();
         let core: Value = serde_json::from_str(&toolwire::parse(&input, &o).unwrap().to_json()).unwrap();
         assert_eq!(via_js, core, "{opts} {input:?}");
     }
@@ -114,28 +109,28 @@ fn streaming_through_the_binding_at_every_split() {
             assert_eq!(split, whole, "{opts} split at {cut} of {input:?}");
         }
         // Bytes, one at a time.
-        let mut p = JsToolCallParser::new(to_js(&opts)).unwrap();
+        let mut p = JsToolCallParser::new(&opts.to_string()).unwrap();
         let mut events = Vec::new();
         for b in input.as_bytes() {
-            events.extend(to_rs(&p.push_bytes(&[*b])).as_array().unwrap().iter().cloned());
+            events.extend(rs(&p.push_bytes(&[*b])).as_array().unwrap().iter().cloned());
         }
-        events.extend(to_rs(&p.finish()).as_array().unwrap().iter().cloned());
+        events.extend(rs(&p.finish()).as_array().unwrap().iter().cloned());
         assert_eq!(merge(&events), whole, "{opts} byte by byte {input:?}");
     }
 }
 
 #[wasm_bindgen_test]
 fn unknown_parser_error_lists_valid_ids() {
-    let err = JsToolCallParser::new(to_js(&json!({"parser": "nope"}))).err().unwrap();
+    let err = JsToolCallParser::new(&json!({"parser": "nope"}).to_string()).err().unwrap();
     let msg = error_message(err.into());
     assert!(msg.contains("unknown parser `nope`") && msg.contains("hermes"), "{msg}");
-    let err = parse_js("x", to_js(&json!({"parser": "hermes", "reasoning": "nope"}))).err().unwrap();
+    let err = parse_js("x", &json!({"parser": "hermes", "reasoning": "nope"}).to_string()).err().unwrap();
     assert!(error_message(err.into()).contains("qwen3"));
 }
 
 #[wasm_bindgen_test]
 fn parsers_lists_every_family() {
-    let list = to_rs(&parsers());
+    let list = rs(&parsers());
     let ids: Vec<&str> = list.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), toolwire::families::all().count());
     assert!(ids.contains(&"hermes"));

@@ -38,7 +38,7 @@ pub fn find(name: &str) -> Option<&'static Family> {
 /// All ids and aliases, sorted, for error messages.
 pub fn names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = all().flat_map(|f| core::iter::once(f.id).chain(f.aliases.iter().copied())).collect();
-    v.sort_unstable();
+    crate::small::sort_by(&mut v, |a, b| a < b);
     v
 }
 

@@ -85,7 +85,7 @@ mod tests {
 
     fn merged(parser: &str, chunks: &[&str], tools: bool) -> Vec<Event> {
         let mut o = Options::new(parser);
-        o.tools = tools.then(|| serde_json::from_str(TOOLS).unwrap());
+        o.tools = tools.then(|| crate::json::parse(TOOLS).unwrap());
         let mut p = ToolCallParser::new(&o).unwrap();
         let mut ev = Vec::new();
         for c in chunks {
@@ -119,7 +119,7 @@ mod tests {
                 match e {
                     Event::Diagnostic { message, .. } => assert!(!message.contains("internal"), "{parser} {input:?}: {message}"),
                     Event::ToolCallEnd { arguments, .. } => {
-                        assert!(serde_json::from_str::<serde_json::Value>(arguments).is_ok_and(|v| v.is_object()), "{parser} {input:?}: {arguments}")
+                        assert!(crate::json::parse(arguments).is_ok_and(|v| v.is_object()), "{parser} {input:?}: {arguments}")
                     }
                     _ => {}
                 }

@@ -508,7 +508,7 @@ impl Values {
                 self.key = key;
                 self.out(&json, sink);
             }
-            TextMode::Collect(Fin::JsonOrStr) => match serde_json::from_str::<serde_json::Value>(t) {
+            TextMode::Collect(Fin::JsonOrStr) => match crate::json::parse(t) {
                 Ok(v) => self.out(&v.to_string(), sink),
                 Err(_) => self.out_json_string(t, sink),
             },

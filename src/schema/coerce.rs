@@ -9,7 +9,7 @@
 //! fails and never drops a value.
 
 use super::{items, property, resolve, types, Ty, Types};
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 /// A coerced value.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +35,7 @@ pub fn coerce_text(text: &str, schema: Option<&Value>, root: &Value) -> Coerced 
         }
     }
     if !allowed.has(Ty::String) {
-        if let Ok(v) = serde_json::from_str::<Value>(text.trim()) {
+        if let Some(v) = finite_json(text) {
             return Coerced { value: v, ok: false };
         }
     }
@@ -111,42 +111,35 @@ fn try_as(text: &str, ty: Ty) -> Option<Value> {
     match ty {
         Ty::Null => text.trim().eq_ignore_ascii_case("null").then_some(Value::Null),
         Ty::Integer => py_int(text).map(int_value),
-        Ty::Number => match py_int(text) {
-            Some(digits) => Some(int_value(digits)),
-            None => {
-                let f = py_float(text)?;
-                Some(float_value(f))
-            }
-        },
+        Ty::Number => py_int(text).map(int_value).or_else(|| py_float(text).map(Value::Number)),
         Ty::Boolean => match text.trim().to_ascii_lowercase().as_str() {
             "true" | "1" => Some(Value::Bool(true)),
             "false" | "0" => Some(Value::Bool(false)),
             _ => None,
         },
-        Ty::Object => serde_json::from_str::<Value>(text.trim()).ok().filter(Value::is_object),
-        Ty::Array => serde_json::from_str::<Value>(text.trim()).ok().filter(Value::is_array),
+        Ty::Object => finite_json(text).filter(Value::is_object),
+        Ty::Array => finite_json(text).filter(Value::is_array),
         Ty::String => Some(Value::String(text.to_string())),
     }
 }
 
-/// JSON for an integer given as normalised digits (`-` allowed): an exact `Number` when it fits,
-/// else a float.
-fn int_value(digits: String) -> Value {
-    if let Ok(i) = digits.parse::<i64>() {
-        return Value::Number(i.into());
+/// `text` parsed as JSON when every number in it is a finite f64 (vLLM: `json.loads` output
+/// "containing only finite numbers"; `1e400` is not one).
+fn finite_json(text: &str) -> Option<Value> {
+    fn finite(v: &Value) -> bool {
+        match v {
+            Value::Number(n) => n.as_f64().is_some_and(f64::is_finite),
+            Value::Array(a) => a.iter().all(finite),
+            Value::Object(m) => m.values().all(finite),
+            _ => true,
+        }
     }
-    if let Ok(u) = digits.parse::<u64>() {
-        return Value::Number(u.into());
-    }
-    digits.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number).unwrap_or(Value::String(digits))
+    crate::json::parse(text).ok().filter(finite)
 }
 
-/// A finite float; integral values within ±2^53 become integers (vLLM returns an int).
-fn float_value(f: f64) -> Value {
-    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
-        return Value::Number((f as i64).into());
-    }
-    Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)
+/// JSON for an integer given as normalised digits (`-` allowed), exactly.
+fn int_value(digits: String) -> Value {
+    Number::from_text(&digits).map(Value::Number).unwrap_or(Value::String(digits))
 }
 
 /// Python `int(text)`: surrounding whitespace, an optional sign, digits with single underscores
@@ -188,49 +181,88 @@ fn digits_with_underscores(s: &str) -> Option<String> {
     Some(out)
 }
 
-/// Python `float(text)` restricted to finite values.
-pub fn py_float(text: &str) -> Option<f64> {
+/// Python `float(text)` restricted to finite values, as JSON number text: integral values
+/// are integers (vLLM returns an int), others decimals. Computed on the digits, so nothing is
+/// rounded (`0.1` stays `0.1`) and no float formatting is needed. `None` for text Python
+/// would reject, and for `inf`/`nan` and values beyond the f64 range.
+pub fn py_float(text: &str) -> Option<Number> {
     let t = text.trim();
-    let (sign, body) = match t.as_bytes().first()? {
-        b'-' => ("-", &t[1..]),
-        b'+' => ("", &t[1..]),
-        _ => ("", t),
+    let (neg, body) = match t.as_bytes().first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
     };
     let (mantissa, exp) = match body.find(['e', 'E']) {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
         None => (body, None),
     };
-    let (int, frac) = match mantissa.split_once('.') {
-        Some((a, b)) => (a, Some(b)),
-        None => (mantissa, None),
-    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let int_d = if int.is_empty() { String::new() } else { digits_with_underscores(int)? };
-    let frac_d = match frac {
-        Some("") => String::new(),
-        Some(f) => digits_with_underscores(f)?,
-        None => String::new(),
-    };
+    let frac_d = if frac.is_empty() { String::new() } else { digits_with_underscores(frac)? };
     if int_d.is_empty() && frac_d.is_empty() {
         return None;
     }
-    let mut norm = format!("{sign}{}.{}", if int_d.is_empty() { "0" } else { &int_d }, if frac_d.is_empty() { "0" } else { &frac_d });
-    if let Some(e) = exp {
-        let (es, ed) = match e.as_bytes().first()? {
-            b'-' => ("-", &e[1..]),
-            b'+' => ("", &e[1..]),
-            _ => ("", e),
-        };
-        norm.push('e');
-        norm.push_str(es);
-        norm.push_str(&digits_with_underscores(ed)?);
+    let exp: i64 = match exp {
+        None => 0,
+        Some(e) => {
+            let (eneg, ed) = match e.as_bytes().first()? {
+                b'-' => (true, &e[1..]),
+                b'+' => (false, &e[1..]),
+                _ => (false, e),
+            };
+            let ed = digits_with_underscores(ed)?;
+            let ed = ed.trim_start_matches('0');
+            // Far beyond the f64 range either way; clamp.
+            let n: i64 = if ed.len() > 6 { 1_000_000 } else { ed.parse().unwrap_or(0) };
+            if eneg { -n } else { n }
+        }
+    };
+    // value = 0.DIGITS × 10^point
+    let all = format!("{int_d}{frac_d}");
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all[lead..].trim_end_matches('0');
+    if digits.is_empty() {
+        return Number::from_text("0");
     }
-    norm.parse::<f64>().ok().filter(|f| f.is_finite())
+    let point = int_d.len() as i64 - lead as i64 + exp;
+    if point > 309 {
+        return None; // overflows f64: Python gives inf
+    }
+    if point < -330 {
+        return Number::from_text("0"); // underflows to 0.0, an integral value
+    }
+    let n = digits.len() as i64;
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    if point >= n {
+        out.push_str(digits);
+        out.extend(core::iter::repeat_n('0', (point - n) as usize));
+    } else if point > 0 {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
+    } else if point > -20 {
+        out.push_str("0.");
+        out.extend(core::iter::repeat_n('0', (-point) as usize));
+        out.push_str(digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push_str(&(point - 1).to_string());
+    }
+    Number::from_text(&out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn c(text: &str, schema: Value) -> (Value, bool) {
         let r = coerce_text(text, Some(&schema), &schema);

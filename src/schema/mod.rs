@@ -3,10 +3,9 @@
 //! (`validate`).
 
 pub mod coerce;
-pub mod pattern;
 pub mod validate;
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// A JSON type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,7 +198,7 @@ pub fn items<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     #[test]
     fn types_from_type_enum_and_unions() {

@@ -34,7 +34,7 @@ use crate::engine::{make_reader, Engine, Reader, Step};
 use crate::sink::Sink;
 use crate::syntax::JsonShape::{Array, ObjectOrArray};
 use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
-use serde_json::Value;
+use crate::json::Value;
 
 /// Families that take a template.
 pub const TEMPLATE_FAMILIES: &[&str] = &["hf", "beam"];
@@ -63,7 +63,7 @@ pub struct Template {
 }
 
 /// A string or an array of non-empty strings under `key`.
-fn strings(obj: &serde_json::Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, String> {
+fn strings(obj: &crate::json::Map, key: &str) -> Result<Option<Vec<String>>, String> {
     let bad = || format!("template key `{key}` must be a non-empty string or an array of them");
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
@@ -255,7 +255,7 @@ impl Reader for UnionReader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     #[test]
     fn reads_a_template_and_reports_bad_ones() {

@@ -574,7 +574,7 @@ impl Reader for XmlReader {
 #[cfg(test)]
 mod tests {
     use crate::{parse, Label, Limits, Options};
-    use serde_json::{json, Value};
+    use crate::json::{json, Value};
 
     fn opts(parser: &str, limits: Limits, tools: Option<Value>) -> Options {
         let mut o = Options::new(parser);
@@ -604,7 +604,7 @@ mod tests {
         let mut o = opts("glm47", limits, None);
         o.recover = Some(true);
         let r = parse(&input, &o).unwrap();
-        let args: Value = serde_json::from_str(&r.tool_calls[0].arguments).unwrap();
+        let args: Value = crate::json::parse(&r.tool_calls[0].arguments).unwrap();
         assert!(args["a"].as_str().is_some_and(|s| s.len() < 32));
         assert!(r.diagnostics.iter().any(|d| d.label == Label::LimitExceeded));
     }

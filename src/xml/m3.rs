@@ -21,7 +21,7 @@ use crate::json::write::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::{self, Ty};
 use crate::sink::Sink;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// The namespace prefix of every MiniMax-M3 tag.
 pub const PREFIX: &str = "]<]minimax[>[";
@@ -287,7 +287,7 @@ fn frame_value(f: Frame, root: &Value) -> Value {
     // Children grouped by name, in document order; a repeated name stays a list.
     let mut m = Map::new();
     for (k, v) in f.children {
-        if let Value::Array(a) = m.entry(k).or_insert_with(|| Value::Array(Vec::new())) {
+        if let Value::Array(a) = m.get_or_insert_with(k, || Value::Array(Vec::new())) {
             a.push(v);
         }
     }

@@ -185,7 +185,7 @@ mod fuzz {
             ("kimi_k3", &["<|open|>", "<|close|>", "<|sep|>", "think", "call tool=\"f\"", "argument key=\"k\" type=\"integer\"", "<|close|>argument<|sep|>", "<|close|>call<|sep|>"]),
             ("muse_glimmer", &["<|start|>", "assistant", " to=", "to=", "self", "<|message|>", "<|eom|>", "<atem:invoke name=", "\"f\">", "</atem:invoke>", "<atem:parameter name=", "\"k\">", "</atem:parameter>"]),
         ];
-        let tools = serde_json::json!([{"type": "function", "function": {"name": "f", "parameters": {"properties": {"k": {"type": "integer"}}}}}]);
+        let tools = crate::json::json!([{"type": "function", "function": {"name": "f", "parameters": {"properties": {"k": {"type": "integer"}}}}}]);
         let mut seed: u64 = 0x9E3779B97F4A7C15;
         let mut next = |n: usize| {
             seed ^= seed << 13;
@@ -204,7 +204,7 @@ mod fuzz {
                 let whole = merged(&opts, &[&input]);
                 for e in &whole {
                     if let Event::ToolCallEnd { arguments, .. } = e {
-                        assert!(serde_json::from_str::<serde_json::Value>(arguments).is_ok_and(|v| v.is_object()), "{parser} {input:?}: {arguments}");
+                        assert!(crate::json::parse(arguments).is_ok_and(|v| v.is_object()), "{parser} {input:?}: {arguments}");
                     }
                 }
                 for (at, _) in input.char_indices().skip(1) {

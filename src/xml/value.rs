@@ -192,7 +192,7 @@ impl ParamValue {
 pub fn coerce_json(sink: &mut Sink, key: &str, json: &str) -> String {
     let coerced = match (&sink.tools, sink.call_name()) {
         (Some(tools), Some(name)) => tools.param(name, key).and_then(|(schema, root)| {
-            let v = serde_json::from_str::<serde_json::Value>(json).ok()?;
+            let v = crate::json::parse(json).ok()?;
             Some(crate::schema::coerce::coerce_value(&v, schema, root))
         }),
         _ => None,

@@ -43,17 +43,22 @@ pub struct Fixture {
     pub diagnostics: Option<Vec<String>>,
 }
 
+/// serde_json's value (the harness reads fixtures with it) as toolwire's.
+pub fn tw(v: &Value) -> toolwire::json::Value {
+    toolwire::json::parse(&v.to_string()).unwrap()
+}
+
 impl Fixture {
     pub fn options(&self) -> Options {
         let mut o = match &self.extra {
-            Some(v) => Options::from_json(v).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)),
+            Some(v) => Options::from_json(&tw(v)).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)),
             None => Options::default(),
         };
         o.parser = self.parser.clone();
-        o.tools = self.tools.clone();
+        o.tools = self.tools.as_ref().map(tw);
         o.reasoning = self.reasoning.clone();
         o.recover = self.recover;
-        o.template = self.template.clone();
+        o.template = self.template.as_ref().map(tw);
         o
     }
 }
