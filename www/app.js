@@ -491,16 +491,21 @@ function tableKeys(e) {
 // URL state and sharing
 
 let saveTimer = 0;
+let saves = 0; // pending writes; body[data-url] is "saved" when the URL is current (tests wait on it)
 function saveUrl() {
   clearTimeout(saveTimer);
+  saves++;
+  document.body.dataset.url = "pending";
   saveTimer = setTimeout(writeUrl, 300);
 }
 
 async function writeUrl() {
   clearTimeout(saveTimer);
+  const mine = saves;
   const hash = await encodeState(state);
   const url = location.pathname + location.search + hash;
   if (url !== location.pathname + location.search + location.hash) history.replaceState(null, "", url);
+  if (mine === saves) document.body.dataset.url = "saved";
 }
 
 async function share() {
@@ -562,7 +567,7 @@ function wireDetail() {
     state.chunk = Math.max(1, Math.min(1e6, Math.round(Number($("chunk").value)) || 1));
     $("chunk").value = String(state.chunk);
     saveUrl();
-    restart(playing || replay?.done);
+    restart(playing);
   });
   $("speed").addEventListener("change", () => {
     state.speed = $("speed").value;
@@ -620,7 +625,8 @@ function showResult(id) {
     el("p", {}, verdictBadge({ verdict, count: n, toolCalls: r.toolCalls }), " ",
       r.diagnostics.length ? `${plural(r.diagnostics.length, "diagnostic")}` : "no diagnostics"),
     r.diagnostics.length ? el("ul", { class: "diags" }, r.diagnostics.map((d) => el("li", {}, el("code", {}, d.label), " ", d.message, d.index !== undefined ? ` (call #${d.index})` : ""))) : null,
-    n ? el("div", { class: "calls" }, r.toolCalls.map((c) => el("div", { class: "call" }, el("code", { class: "name" }, c.name), " ", el("small", { class: "dim" }, c.id), el("pre", { class: "args" }, pretty(c.arguments, 20000))))) : null,
+    n ? el("div", { class: "calls" }, r.toolCalls.slice(0, 25).map((c) => el("div", { class: "call" }, el("code", { class: "name" }, c.name), " ", el("small", { class: "dim" }, c.id), el("pre", { class: "args" }, pretty(c.arguments, 20000))))) : null,
+    n > 25 ? el("p", { class: "dim" }, `… ${n - 25} more calls`) : null,
     el("h4", {}, "Content"), r.content ? el("pre", { class: "text long" }, r.content) : el("p", { class: "dim" }, "none"),
     r.reasoning ? el("h4", {}, "Reasoning") : null, r.reasoning ? el("pre", { class: "text long" }, r.reasoning) : null,
   ].filter(Boolean));
