@@ -116,3 +116,9 @@ pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
     let list = crate::classify::classify_with(text, &o).map_err(|e| JsError::new(&e.0))?;
     Ok(crate::classify::to_json(&list))
 }
+
+/// Every reasoning parser: `[{id, aliases, description}]` as JSON.
+#[wasm_bindgen(js_name = reasoningParsers)]
+pub fn reasoning_parsers() -> String {
+    crate::reasoning::to_json()
+}

@@ -66,15 +66,9 @@ async function boot() {
   document.body.dataset.ready = "true";
 }
 
-/** The valid reasoning parser names (read from the package's error message), or []. */
+/** The valid reasoning parser names and aliases (older packages without the list: []). */
 function reasoningNames() {
-  try {
-    api.parse("", { parser: families[0]?.id, reasoning: "\u0000" });
-  } catch (e) {
-    const m = /valid reasoning parsers: (.*)$/.exec(String(e.message));
-    if (m) return m[1].split(/,\s*/).filter(Boolean);
-  }
-  return [];
+  return api.reasoningParsers ? api.reasoningParsers().flatMap((r) => [r.id, ...r.aliases]) : [];
 }
 
 async function loadFromUrl() {
