@@ -23,12 +23,12 @@ const END_THINK: &[&str] = &["</think>"];
 
 /// `<think>`/`</think>` reasoning; `implicit`: output begins inside it.
 const fn think(id: &'static str, aliases: &'static [&'static str], implicit: bool, description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, description }
+    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, description: text!(description) }
 }
 
 /// Reasoning read by a family's channel reader: no markers here.
 const fn channels(id: &'static str, aliases: &'static [&'static str], description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, description }
+    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, description: text!(description) }
 }
 
 /// Every reasoning parser.
@@ -61,7 +61,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: true,
         calls_end: true,
-        description: "Seed-OSS: <seed:think>…</seed:think>; output may begin inside reasoning.",
+        description: text!("Seed-OSS: <seed:think>…</seed:think>; output may begin inside reasoning."),
     },
     Reasoning {
         id: "minimax_m3",
@@ -71,7 +71,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "MiniMax-M3: <mm:think>…</mm:think>.",
+        description: text!("MiniMax-M3: <mm:think>…</mm:think>."),
     },
     Reasoning {
         id: "mistral",
@@ -81,7 +81,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "Mistral: [THINK]…[/THINK] (v13+) or <think>…</think> (v11); [TOOL_CALLS] ends reasoning.",
+        description: text!("Mistral: [THINK]…[/THINK] (v13+) or <think>…</think> (v11); [TOOL_CALLS] ends reasoning."),
     },
     Reasoning {
         id: "granite",
@@ -91,7 +91,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\".",
+        description: text!("Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\"."),
     },
     Reasoning {
         id: "hunyuan_a13b",
@@ -101,7 +101,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
         implicit_start: false,
         calls_end: false,
-        description: "Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning.",
+        description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
     },
     Reasoning {
         id: "ernie45",
@@ -111,7 +111,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<response>\n", "<response>", "\n</response>", "</response>"],
         implicit_start: true,
         calls_end: true,
-        description: "ERNIE-4.5 thinking: reasoning until </think>; the answer's <response>…</response> framing is dropped.",
+        description: text!("ERNIE-4.5 thinking: reasoning until </think>; the answer's <response>…</response> framing is dropped."),
     },
     Reasoning {
         id: "gemma4",
@@ -121,7 +121,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "Gemma 4: <|channel>thought\\n…<channel|> (the `thought` label is dropped).",
+        description: text!("Gemma 4: <|channel>thought\\n…<channel|> (the `thought` label is dropped)."),
     },
     Reasoning {
         id: "kimi_k3",
@@ -131,7 +131,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|open|>response<|sep|>", "<|close|>response<|sep|>"],
         implicit_start: false,
         calls_end: true,
-        description: "Kimi K3 XTML: <|open|>think<|sep|>…<|close|>think<|sep|>; the response channel's framing is dropped.",
+        description: text!("Kimi K3 XTML: <|open|>think<|sep|>…<|close|>think<|sep|>; the response channel's framing is dropped."),
     },
     Reasoning {
         id: "minicpmv",
@@ -141,7 +141,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|im_end|>"],
         implicit_start: false,
         calls_end: true,
-        description: "MiniCPM-V: <think>…</think>; <|im_end|> is dropped.",
+        description: text!("MiniCPM-V: <think>…</think>; <|im_end|> is dropped."),
     },
     Reasoning {
         id: "plamo3",
@@ -151,7 +151,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>.",
+        description: text!("PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>."),
     },
     Reasoning {
         id: "inkling",
@@ -161,7 +161,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|message_model|>", "<|content_text|>", "<|end_message|>", "<|content_model_end_sampling|>"],
         implicit_start: false,
         calls_end: true,
-        description: "Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped.",
+        description: text!("Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped."),
     },
     Reasoning {
         id: "cohere_command3",
@@ -171,7 +171,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>"],
         implicit_start: false,
         calls_end: true,
-        description: "Command A: <|START_THINKING|>…<|END_THINKING|>; response/text framing is dropped.",
+        description: text!("Command A: <|START_THINKING|>…<|END_THINKING|>; response/text framing is dropped."),
     },
     channels("openai_gptoss", &["gpt_oss"], "gpt-oss Harmony: the `analysis` channel is reasoning, read by the `openai` family."),
     channels("muse", &["musespark1x", "muse_glimmer"], "Muse: `to=self` messages are reasoning, read by the `muse` families."),

@@ -81,12 +81,6 @@ impl JsToolCallParser {
     }
 }
 
-/// Every parser family: `[{id, aliases, models, description}]` as JSON.
-#[wasm_bindgen]
-pub fn parsers() -> String {
-    crate::families::to_json()
-}
-
 /// The parser id for a model name, or `null` when unknown.
 #[wasm_bindgen(js_name = detectParser)]
 pub fn detect_parser(model: &str) -> Option<String> {
@@ -115,10 +109,4 @@ pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
     let o = options(opts)?;
     let list = crate::classify::classify_with(text, &o).map_err(|e| JsError::new(&e.0))?;
     Ok(crate::classify::to_json(&list))
-}
-
-/// Every reasoning parser: `[{id, aliases, description}]` as JSON.
-#[wasm_bindgen(js_name = reasoningParsers)]
-pub fn reasoning_parsers() -> String {
-    crate::reasoning::to_json()
 }

@@ -4,7 +4,7 @@
 const CACHE = "toolwire-playground-v1";
 const FILES = [
   "./", "./index.html", "./style.css", "./app.js", "./classify.js", "./replay.js", "./state.js", "./worker.js",
-  "./examples.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
+  "./examples.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/meta.js", "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
 ];
 
 self.addEventListener("install", (e) => {

@@ -14,7 +14,7 @@ static INKLING_THINKING: Reasoning = Reasoning {
     ignore: &[],
     implicit_start: false,
     calls_end: true,
-    description: "<|content_thinking|> blocks.",
+    description: text!("<|content_thinking|> blocks."),
 };
 
 static COHERE_THINKING: Reasoning = Reasoning {
@@ -25,7 +25,7 @@ static COHERE_THINKING: Reasoning = Reasoning {
     ignore: &[],
     implicit_start: false,
     calls_end: true,
-    description: "<|START_THINKING|>…<|END_THINKING|>.",
+    description: text!("<|START_THINKING|>…<|END_THINKING|>."),
 };
 
 /// `<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}, …]<|END_ACTION|>`; the response
@@ -43,8 +43,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "openai",
         aliases: &["harmony", "gpt_oss"],
-        models: &["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
-        description: "gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through.",
+        models: names!["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
+        description: text!("gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through."),
         syntax: Syntax {
             bare: harmony::OPEN,
             end: harmony::END,
@@ -57,8 +57,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "inkling",
         aliases: &[],
-        models: &[],
-        description: "Inkling: <|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content.",
+        models: names![],
+        description: text!("Inkling: <|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content."),
         syntax: Syntax {
             start: &["<|content_invoke_tool_json|>"],
             end: &["<|end_message|>", "<|content_model_end_sampling|>"],
@@ -79,16 +79,16 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "cohere_command3",
         aliases: &[],
-        models: &["CohereLabs/c4ai-command-r7b-12-2024", "CohereLabs/c4ai-command-a-03-2025", "CohereLabs/command-a-reasoning-08-2025"],
-        description: "Cohere Command R7B/A: <|START_ACTION|>[{\"tool_name\", \"parameters\"}, …]<|END_ACTION|>, <|START_THINKING|> reasoning, <|START_RESPONSE|> content.",
+        models: names!["CohereLabs/c4ai-command-r7b-12-2024", "CohereLabs/c4ai-command-a-03-2025", "CohereLabs/command-a-reasoning-08-2025"],
+        description: text!("Cohere Command R7B/A: <|START_ACTION|>[{\"tool_name\", \"parameters\"}, …]<|END_ACTION|>, <|START_THINKING|> reasoning, <|START_RESPONSE|> content."),
         syntax: COHERE,
         id_style: Prefixed,
     },
     Family {
         id: "cohere_command4",
         aliases: &[],
-        models: &[],
-        description: "Cohere Command 4 preset: as cohere_command3, plus <|START_TEXT|> content blocks.",
+        models: names![],
+        description: text!("Cohere Command 4 preset: as cohere_command3, plus <|START_TEXT|> content blocks."),
         syntax: COHERE,
         id_style: Prefixed,
     },
