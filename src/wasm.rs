@@ -6,6 +6,7 @@
 
 use crate::event::{events_to_json, Event};
 use crate::parser::{Options, ToolCallParser};
+use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
@@ -18,19 +19,27 @@ fn json_to_js(s: &str) -> JsValue {
     js_sys::JSON::parse(s).unwrap_or(JsValue::NULL)
 }
 
-/// Reads JS options: `undefined`/`null` (auto), a parser name, or an options object.
-fn options(v: &JsValue) -> Result<Options, JsError> {
+/// Reads JS options as JSON: `undefined`/`null` (null: auto), a parser name, or an object.
+fn options_json(v: &JsValue) -> Result<crate::json::Value, JsError> {
     if v.is_undefined() || v.is_null() {
-        return Ok(Options::new("auto"));
+        return Ok(crate::json::Value::Null);
     }
     if let Some(s) = v.as_string() {
-        return Ok(Options::new(&s));
+        return Ok(crate::json::Value::String(s));
     }
     let text: String = js_sys::JSON::stringify(v)
         .map_err(|_| JsError::new("options must be a plain object (JSON-serialisable)"))?
         .into();
-    let value = crate::json::parse(&text).map_err(|e| JsError::new(&format!("options: {e}")))?;
-    Options::from_json(&value).map_err(|e| JsError::new(&e.0))
+    crate::json::parse(&text).map_err(|e| JsError::new(&format!("options: {e}")))
+}
+
+/// Reads JS parser options: `undefined`/`null` (auto), a parser name, or an options object.
+fn options(v: &JsValue) -> Result<Options, JsError> {
+    Options::from_json(&options_json(v)?).map_err(|e| JsError::new(&e.0))
+}
+
+fn sse_options(v: &JsValue) -> Result<SseOptions, JsError> {
+    SseOptions::from_json(&options_json(v)?).map_err(|e| JsError::new(&e.0))
 }
 
 /// `parse(text, options)`: the one-shot result `{content, reasoning, toolCalls, diagnostics}`.
@@ -127,4 +136,56 @@ pub fn classify_js(text: &str, #[wasm_bindgen(unchecked_param_type = "ParserOpti
     let o = options(&opts)?;
     let list = crate::classify::classify_with(text, &o).map_err(|e| JsError::new(&e.0))?;
     Ok(json_to_js(&crate::classify::to_json(&list)))
+}
+
+/// The SSE rewriter (contract §6): upstream OpenAI SSE bytes in, rewritten SSE bytes out.
+/// Free it with `free()` (or `Symbol.dispose`) when the stream ends.
+#[wasm_bindgen(js_name = SseRewriter)]
+pub struct JsSseRewriter {
+    inner: SseRewriter,
+}
+
+#[wasm_bindgen(js_class = SseRewriter)]
+impl JsSseRewriter {
+    /// Throws on unknown options (the message lists the valid ones).
+    #[wasm_bindgen(constructor)]
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "SseRewriteOptions")] opts: JsValue) -> Result<JsSseRewriter, JsError> {
+        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(&opts)?) })
+    }
+
+    /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.inner.push(bytes, &mut out);
+        out
+    }
+
+    /// Ends the stream: flushes held text and open calls of choices that got no finish.
+    pub fn finish(&mut self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.inner.finish(&mut out);
+        out
+    }
+
+    /// The diagnostics since the last call: `[{label, message, index?, choice?}]`.
+    #[wasm_bindgen(js_name = takeDiagnostics, unchecked_return_type = "StreamDiagnostic[]")]
+    pub fn take_diagnostics(&mut self) -> JsValue {
+        let list = self.inner.take_diagnostics();
+        if list.is_empty() {
+            return js_sys::Array::new().into();
+        }
+        json_to_js(&diagnostics_to_json(&list))
+    }
+}
+
+/// The non-streaming rewrite of a completion body (JSON text): `{body, diagnostics}`, `body`
+/// null when unchanged.
+#[wasm_bindgen(js_name = rewriteCompletionBody)]
+pub fn rewrite_completion_js(body: &str, #[wasm_bindgen(unchecked_param_type = "SseRewriteOptions")] opts: JsValue) -> Result<JsValue, JsError> {
+    let r = rewrite_completion(body, &sse_options(&opts)?);
+    let out = js_sys::Object::new();
+    let body = r.body.map_or(JsValue::NULL, |b| JsValue::from_str(&b));
+    let _ = js_sys::Reflect::set(&out, &"body".into(), &body);
+    let _ = js_sys::Reflect::set(&out, &"diagnostics".into(), &json_to_js(&diagnostics_to_json(&r.diagnostics)));
+    Ok(out.into())
 }
