@@ -323,29 +323,8 @@ impl SseRewriter {
             write_data(out, &extra, &Value::Object(chunk));
             return;
         }
-        let last = outs.iter().rposition(|o| matches!(o, Out::Choice(_)));
         let usage = chunk.remove("usage");
-        for (i, o) in outs.into_iter().enumerate() {
-            match o {
-                Out::Comment(c) => out.extend_from_slice(c.as_bytes()),
-                Out::Choice(c) => {
-                    let mut m = chunk.clone();
-                    m.insert("choices".into(), Value::Array(vec![c]));
-                    if Some(i) == last {
-                        if let Some(u) = &usage {
-                            m.insert("usage".into(), u.clone());
-                        }
-                        write_data(out, &extra, &Value::Object(m));
-                    } else {
-                        write_data(out, "", &Value::Object(m));
-                    }
-                }
-            }
-        }
-        if last.is_none() && !extra.is_empty() {
-            out.extend_from_slice(extra.as_bytes());
-            out.push(b'\n');
-        }
+        write_outs(out, &chunk, outs, usage, &extra);
     }
 
     /// Keeps what later chunks need from the first chunk: its envelope, id and model.
@@ -684,17 +663,7 @@ impl SseRewriter {
             template.insert("finish_reason".into(), Value::Null);
             let mut outs = Vec::new();
             self.emit(&template, style, Map::new(), parts, None, &mut outs);
-            let env = self.envelope.clone().unwrap_or_default();
-            for o in outs {
-                match o {
-                    Out::Comment(c) => out.extend_from_slice(c.as_bytes()),
-                    Out::Choice(c) => {
-                        let mut m = env.clone();
-                        m.insert("choices".into(), Value::Array(vec![c]));
-                        write_data(out, "", &Value::Object(m));
-                    }
-                }
-            }
+            write_outs(out, self.envelope.as_ref().unwrap_or(&Map::new()), outs, None, "");
         }
     }
 }
@@ -704,6 +673,31 @@ fn text_slot(choice: &mut Map, style: Style) -> Option<&mut Value> {
     match style {
         Style::Chat => choice.get_mut("delta")?.as_object_mut()?.get_mut("content"),
         Style::Text => choice.get_mut("text"),
+    }
+}
+
+/// Writes `outs` in order: comments as they are, each choice as a chunk of its own (`chunk`
+/// with `choices: [choice]`); `usage` and the `extra` lines go with the last chunk (or, when
+/// there is none, `extra` alone).
+fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: Option<Value>, extra: &str) {
+    let last = outs.iter().rposition(|o| matches!(o, Out::Choice(_)));
+    for (i, o) in outs.into_iter().enumerate() {
+        match o {
+            Out::Comment(c) => out.extend_from_slice(c.as_bytes()),
+            Out::Choice(c) => {
+                let mut m = chunk.clone();
+                m.insert("choices".into(), Value::Array(vec![c]));
+                let is_last = Some(i) == last;
+                if let (true, Some(u)) = (is_last, &usage) {
+                    m.insert("usage".into(), u.clone());
+                }
+                write_data(out, if is_last { extra } else { "" }, &Value::Object(m));
+            }
+        }
+    }
+    if last.is_none() && !extra.is_empty() {
+        out.extend_from_slice(extra.as_bytes());
+        out.push(b'\n');
     }
 }
 
