@@ -2,7 +2,6 @@
 # installs what is missing (scripts/setup.sh), builds, and runs every suite.
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
-WASM := target/wasm32-unknown-unknown/release/toolwire.wasm
 BINDGEN_OUT := target/bindgen
 export CARGO_TERM_COLOR ?= never
 
@@ -17,8 +16,7 @@ setup:
 
 ## build: the npm package in pkg/
 build: setup
-	scripts/cargo-wasm.sh build --release --lib
-	wasm-bindgen --target web --out-dir $(BINDGEN_OUT) --out-name toolwire $(WASM)
+	wasm=$$(scripts/cargo-wasm.sh release) && wasm-bindgen --target web --out-dir $(BINDGEN_OUT) --out-name toolwire "$$wasm"
 	node scripts/build-pkg.mjs $(BINDGEN_OUT)
 	@$(MAKE) --no-print-directory link
 

@@ -1,24 +1,29 @@
 // The API shared by every entry. The wasm must be instantiated before these are called (the
 // node and workerd entries do it at import; the browser entry through `init()`).
+// Options cross into the wasm as JSON text and results come back as JSON text: one
+// JSON.stringify and one JSON.parse per call.
 import {
   parse as wasmParse,
   parsers as wasmParsers,
   detectParser as wasmDetectParser,
   sniffParser as wasmSniffParser,
   classify as wasmClassify,
-  ToolCallParser,
+  ToolCallParser as WasmParser,
 } from "./dist/toolwire.js";
 
-export { ToolCallParser };
+/** Options as JSON text: an options object, or a parser name. */
+export function optionsJson(options) {
+  return JSON.stringify(typeof options === "string" ? { parser: options } : (options ?? {}));
+}
 
 /** Parses a whole text: `{content, reasoning, toolCalls, diagnostics}`. */
 export function parse(text, options) {
-  return wasmParse(String(text), options);
+  return JSON.parse(wasmParse(String(text), optionsJson(options)));
 }
 
 /** Every parser family: `[{id, aliases, models, description}]`. */
 export function parsers() {
-  return wasmParsers();
+  return JSON.parse(wasmParsers());
 }
 
 /** The parser id for a model name, or null when unknown. */
@@ -28,10 +33,51 @@ export function detectParser(model) {
 
 /** Which families' markers appear in a text, most specific first. */
 export function sniffParser(text) {
-  return wasmSniffParser(String(text));
+  return JSON.parse(wasmSniffParser(String(text)));
 }
 
 /** Every family's reading of one text: `[{parser, verdict, count?, content, reasoning, toolCalls, diagnostics}]`. */
 export function classify(text, options) {
-  return wasmClassify(String(text), options ?? {});
+  return JSON.parse(wasmClassify(String(text), optionsJson(options)));
 }
+
+/** A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done. */
+export class ToolCallParser {
+  #wasm;
+
+  constructor(options) {
+    this.#wasm = new WasmParser(optionsJson(options));
+  }
+
+  /** The resolved parser id (useful with `parser: "auto"`). */
+  get parser() {
+    return this.#live().parser;
+  }
+
+  /** Feeds a text chunk; returns the events it completes. */
+  push(chunk) {
+    return JSON.parse(this.#live().push(String(chunk)));
+  }
+
+  /** Feeds UTF-8 bytes (a code point may be split across chunks). */
+  pushBytes(bytes) {
+    return JSON.parse(this.#live().pushBytes(bytes));
+  }
+
+  /** Ends the input: flushes held text, ends an open call (reporting truncation). */
+  finish() {
+    return JSON.parse(this.#live().finish());
+  }
+
+  /** Releases the wasm memory; the parser cannot be used afterwards. Safe to call twice. */
+  free() {
+    this.#wasm?.free();
+    this.#wasm = undefined;
+  }
+
+  #live() {
+    if (!this.#wasm) throw new Error("this ToolCallParser was freed");
+    return this.#wasm;
+  }
+}
+if (typeof Symbol.dispose === "symbol") ToolCallParser.prototype[Symbol.dispose] = ToolCallParser.prototype.free;

@@ -1,9 +1,48 @@
 // toolwire/stream: Web Streams over the wasm API (contract §4 and §6), shared by every runtime
 // entry. The wasm must be instantiated before a stream is built: the node and workerd entries
 // do it at import; in browsers `await init()` first.
-import { ToolCallParser, SseRewriter, rewriteCompletionBody } from "./dist/toolwire.js";
+// As in api.js, options cross into the wasm as JSON text; rewritten SSE crosses as bytes.
+import { SseRewriter as WasmRewriter, rewriteCompletionBody } from "./dist/toolwire.js";
+import { ToolCallParser, optionsJson } from "./api.js";
 
-export { SseRewriter };
+/**
+ * The push/finish rewriter under `SseRewriteStream`, for code that does not use Web Streams:
+ * `push(bytes)` and `finish()` return rewritten bytes. Free it when done.
+ */
+export class SseRewriter {
+  #wasm;
+
+  constructor(options) {
+    this.#wasm = new WasmRewriter(optionsJson(options));
+  }
+
+  /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */
+  push(bytes) {
+    return this.#live().push(bytes);
+  }
+
+  /** Ends the stream: flushes held text and open calls; returns the last bytes. */
+  finish() {
+    return this.#live().finish();
+  }
+
+  /** The diagnostics reported since the last call: `[{label, message, index?, choice?}]`. */
+  takeDiagnostics() {
+    return JSON.parse(this.#live().takeDiagnostics());
+  }
+
+  /** Releases the wasm memory; the rewriter cannot be used afterwards. Safe to call twice. */
+  free() {
+    this.#wasm?.free();
+    this.#wasm = undefined;
+  }
+
+  #live() {
+    if (!this.#wasm) throw new Error("this SseRewriter was freed");
+    return this.#wasm;
+  }
+}
+if (typeof Symbol.dispose === "symbol") SseRewriter.prototype[Symbol.dispose] = SseRewriter.prototype.free;
 
 const encoder = new TextEncoder();
 
@@ -23,7 +62,7 @@ function split(options) {
 }
 
 /**
- * A transformer around a wasm object with `push`/`finish`: the object is freed exactly once,
+ * A transformer around an object with `push`/`finish`/`free`: the object is freed exactly once,
  * when the stream flushes, errors (a throwing push) or is cancelled.
  */
 function transformer(wasm, push, finish, after) {
@@ -114,7 +153,7 @@ export class SseRewriteStream extends TransformStream {
 export function rewriteChatCompletion(body, options) {
   const [opts, onDiagnostic] = split(options);
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  const r = rewriteCompletionBody(text, opts);
+  const r = JSON.parse(rewriteCompletionBody(text, optionsJson(opts)));
   if (onDiagnostic) for (const d of r.diagnostics) onDiagnostic(d);
   if (r.body === null) return body;
   return typeof body === "string" ? r.body : JSON.parse(r.body);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `make` needs on a machine of this kind, skipping whatever is present, so a
 # second run takes seconds. Usage: scripts/setup.sh [--browser]
-#   - the wasm32 target (rustup; Debian's rustc-web with build-std when rustup cannot)
+#   - the wasm32 target for tests (rustup; Debian's rustc-web with build-std when rustup cannot)
+#   - Debian's rustc-web + rust-web-src: the package's wasm is built with build-std and
+#     panic=immediate-abort, which keeps it within the size budget (scripts/cargo-wasm.sh)
 #   - wasm-bindgen-cli, exactly the crate's version
 #   - npm dev dependencies (npm ci)
 #   - with --browser: Debian chromium + chromium-driver (playground and browser tests)
@@ -22,11 +24,14 @@ if command -v rustup >/dev/null && rustup target list --installed 2>/dev/null | 
   :
 elif command -v rustup >/dev/null && timeout 180 rustup target add wasm32-unknown-unknown; then
   log "installed the wasm32 target with rustup"
-elif [ -x /usr/bin/rustc ] && /usr/bin/rustc --version | grep -q .; then
-  log "rustup could not add the wasm32 target; using Debian's rustc with build-std"
 else
-  log "rustup could not add the wasm32 target; installing Debian's rustc-web (build-std fallback)"
-  apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22
+  log "rustup could not add the wasm32 target; tests will use Debian's rustc with build-std"
+fi
+
+# 1b. Debian's rustc with the std sources, for the package build.
+if ! { [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ]; }; then
+  log "installing Debian's rustc-web and std sources (package build with build-std)"
+  apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22 || log "could not install rustc-web: the wasm will be built with rustup and may exceed the size budget"
 fi
 
 # 2. wasm-bindgen-cli (must equal the crate version).

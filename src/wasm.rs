@@ -1,8 +1,9 @@
 //! The JavaScript binding: the only module that knows wasm-bindgen.
 //!
-//! Results cross the boundary as one JSON string per call, parsed once on the JS side
-//! (`JSON.parse` through js-sys): one crossing per batch instead of one per field.
-//! Errors are JS `Error`s whose message names the valid options.
+//! Options come in as JSON text and results go out as JSON text, one string per call; the JS
+//! shell (`pkg-template/api.js`) does `JSON.stringify`/`JSON.parse` once per batch. This keeps
+//! one boundary crossing per call and no JS-object building code in the wasm. Errors are JS
+//! `Error`s whose message names the valid options.
 
 use crate::event::{events_to_json, Event};
 use crate::parser::{Options, ToolCallParser};
@@ -15,42 +16,30 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
-fn json_to_js(s: &str) -> JsValue {
-    js_sys::JSON::parse(s).unwrap_or(JsValue::NULL)
+/// Reads options JSON: an object, a parser name as a JSON string, or `null` (auto).
+fn options_value(json: &str) -> Result<crate::json::Value, JsError> {
+    let json = if json.trim().is_empty() { "null" } else { json };
+    crate::json::parse(json).map_err(|e| JsError::new(&format!("options: {e}")))
 }
 
-/// Reads JS options as JSON: `undefined`/`null` (null: auto), a parser name, or an object.
-fn options_json(v: &JsValue) -> Result<crate::json::Value, JsError> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(crate::json::Value::Null);
-    }
-    if let Some(s) = v.as_string() {
-        return Ok(crate::json::Value::String(s));
-    }
-    let text: String = js_sys::JSON::stringify(v)
-        .map_err(|_| JsError::new("options must be a plain object (JSON-serialisable)"))?
-        .into();
-    crate::json::parse(&text).map_err(|e| JsError::new(&format!("options: {e}")))
+fn options(json: &str) -> Result<Options, JsError> {
+    Options::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))
 }
 
-/// Reads JS parser options: `undefined`/`null` (auto), a parser name, or an options object.
-fn options(v: &JsValue) -> Result<Options, JsError> {
-    Options::from_json(&options_json(v)?).map_err(|e| JsError::new(&e.0))
+/// Rewriter options: the parser options plus `cumulative`, `comments`, `maxEventBytes`.
+fn sse_options(json: &str) -> Result<SseOptions, JsError> {
+    SseOptions::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))
 }
 
-fn sse_options(v: &JsValue) -> Result<SseOptions, JsError> {
-    SseOptions::from_json(&options_json(v)?).map_err(|e| JsError::new(&e.0))
-}
-
-/// `parse(text, options)`: the one-shot result `{content, reasoning, toolCalls, diagnostics}`.
-#[wasm_bindgen(js_name = parse, unchecked_return_type = "ParseResult")]
-pub fn parse_js(text: &str, #[wasm_bindgen(unchecked_param_type = "ParserOptions")] opts: JsValue) -> Result<JsValue, JsError> {
-    let o = options(&opts)?;
+/// `parse(text, optionsJson)`: the one-shot result `{content, reasoning, toolCalls, diagnostics}` as JSON.
+#[wasm_bindgen(js_name = parse)]
+pub fn parse_js(text: &str, opts: &str) -> Result<String, JsError> {
+    let o = options(opts)?;
     let r = crate::parser::parse(text, &o).map_err(|e| JsError::new(&e.0))?;
-    Ok(json_to_js(&r.to_json()))
+    Ok(r.to_json())
 }
 
-/// A streaming parser: `push(chunk)` and `finish()` return arrays of events.
+/// A streaming parser: `push(chunk)` and `finish()` return JSON arrays of events.
 #[wasm_bindgen(js_name = ToolCallParser)]
 pub struct JsToolCallParser {
     inner: ToolCallParser,
@@ -60,8 +49,8 @@ pub struct JsToolCallParser {
 #[wasm_bindgen(js_class = ToolCallParser)]
 impl JsToolCallParser {
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "ParserOptions")] opts: JsValue) -> Result<JsToolCallParser, JsError> {
-        let o = options(&opts)?;
+    pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
+        let o = options(opts)?;
         let inner = ToolCallParser::new(&o).map_err(|e| JsError::new(&e.0))?;
         Ok(JsToolCallParser { inner, events: Vec::new() })
     }
@@ -73,43 +62,38 @@ impl JsToolCallParser {
     }
 
     /// Feeds a text chunk; returns the events it completes.
-    #[wasm_bindgen(unchecked_return_type = "ToolCallEvent[]")]
-    pub fn push(&mut self, chunk: &str) -> JsValue {
+    pub fn push(&mut self, chunk: &str) -> String {
         self.events.clear();
         self.inner.push_into(chunk, &mut self.events);
         self.drain()
     }
 
     /// Feeds UTF-8 bytes (code points may be split across chunks).
-    #[wasm_bindgen(js_name = pushBytes, unchecked_return_type = "ToolCallEvent[]")]
-    pub fn push_bytes(&mut self, bytes: &[u8]) -> JsValue {
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
         self.events.clear();
         self.inner.push_bytes(bytes, &mut self.events);
         self.drain()
     }
 
     /// Ends the input: flushes held text, ends an open call (reporting truncation).
-    #[wasm_bindgen(unchecked_return_type = "ToolCallEvent[]")]
-    pub fn finish(&mut self) -> JsValue {
+    pub fn finish(&mut self) -> String {
         self.events.clear();
         self.inner.finish_into(&mut self.events);
         self.drain()
     }
 
-    fn drain(&mut self) -> JsValue {
-        if self.events.is_empty() {
-            return js_sys::Array::new().into();
-        }
+    fn drain(&mut self) -> String {
         let s = events_to_json(&self.events);
         self.events.clear();
-        json_to_js(&s)
+        s
     }
 }
 
-/// Every parser family: `[{id, aliases, models, description}]`.
-#[wasm_bindgen(unchecked_return_type = "ParserInfo[]")]
-pub fn parsers() -> JsValue {
-    json_to_js(&crate::families::to_json())
+/// Every parser family: `[{id, aliases, models, description}]` as JSON.
+#[wasm_bindgen]
+pub fn parsers() -> String {
+    crate::families::to_json()
 }
 
 /// The parser id for a model name, or `null` when unknown.
@@ -118,28 +102,32 @@ pub fn detect_parser(model: &str) -> Option<String> {
     crate::detect::detect_parser(model).map(str::to_string)
 }
 
-/// Which families' markers appear in a text (most specific first).
-#[wasm_bindgen(js_name = sniffParser, unchecked_return_type = "string[]")]
-pub fn sniff_parser(text: &str) -> JsValue {
-    let list = js_sys::Array::new();
-    for id in crate::detect::sniff_parser(text) {
-        list.push(&JsValue::from_str(id));
+/// Which families' markers appear in a text (most specific first), as a JSON array.
+#[wasm_bindgen(js_name = sniffParser)]
+pub fn sniff_parser(text: &str) -> String {
+    let mut out = String::from("[");
+    for (i, id) in crate::detect::sniff_parser(text).iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::json::write::push_json_string(&mut out, id);
     }
-    list.into()
+    out.push(']');
+    out
 }
 
 /// Every family's reading of one text: `[{parser, verdict, count?, content, reasoning,
 /// toolCalls, diagnostics}]`. Options as for `parse` (`tools`, `reasoning`, policy), minus
 /// `parser`.
-#[wasm_bindgen(js_name = classify, unchecked_return_type = "Classification[]")]
-pub fn classify_js(text: &str, #[wasm_bindgen(unchecked_param_type = "ParserOptions")] opts: JsValue) -> Result<JsValue, JsError> {
-    let o = options(&opts)?;
+#[wasm_bindgen(js_name = classify)]
+pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
+    let o = options(opts)?;
     let list = crate::classify::classify_with(text, &o).map_err(|e| JsError::new(&e.0))?;
-    Ok(json_to_js(&crate::classify::to_json(&list)))
+    Ok(crate::classify::to_json(&list))
 }
 
 /// The SSE rewriter (contract §6): upstream OpenAI SSE bytes in, rewritten SSE bytes out.
-/// Free it with `free()` (or `Symbol.dispose`) when the stream ends.
+/// Free it with `free()` when the stream ends.
 #[wasm_bindgen(js_name = SseRewriter)]
 pub struct JsSseRewriter {
     inner: SseRewriter,
@@ -149,8 +137,8 @@ pub struct JsSseRewriter {
 impl JsSseRewriter {
     /// Throws on unknown options (the message lists the valid ones).
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "SseRewriteOptions")] opts: JsValue) -> Result<JsSseRewriter, JsError> {
-        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(&opts)?) })
+    pub fn new(opts: &str) -> Result<JsSseRewriter, JsError> {
+        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?) })
     }
 
     /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
@@ -167,25 +155,22 @@ impl JsSseRewriter {
         out
     }
 
-    /// The diagnostics since the last call: `[{label, message, index?, choice?}]`.
-    #[wasm_bindgen(js_name = takeDiagnostics, unchecked_return_type = "StreamDiagnostic[]")]
-    pub fn take_diagnostics(&mut self) -> JsValue {
-        let list = self.inner.take_diagnostics();
-        if list.is_empty() {
-            return js_sys::Array::new().into();
-        }
-        json_to_js(&diagnostics_to_json(&list))
+    /// The diagnostics since the last call, as JSON: `[{label, message, index?, choice?}]`.
+    #[wasm_bindgen(js_name = takeDiagnostics)]
+    pub fn take_diagnostics(&mut self) -> String {
+        diagnostics_to_json(&self.inner.take_diagnostics())
     }
 }
 
-/// The non-streaming rewrite of a completion body (JSON text): `{body, diagnostics}`, `body`
-/// null when unchanged.
+/// The non-streaming rewrite of a completion body (JSON text), as JSON:
+/// `{"body": <the rewritten body text, or null when unchanged>, "diagnostics": [...]}`.
 #[wasm_bindgen(js_name = rewriteCompletionBody)]
-pub fn rewrite_completion_js(body: &str, #[wasm_bindgen(unchecked_param_type = "SseRewriteOptions")] opts: JsValue) -> Result<JsValue, JsError> {
-    let r = rewrite_completion(body, &sse_options(&opts)?);
-    let out = js_sys::Object::new();
-    let body = r.body.map_or(JsValue::NULL, |b| JsValue::from_str(&b));
-    let _ = js_sys::Reflect::set(&out, &"body".into(), &body);
-    let _ = js_sys::Reflect::set(&out, &"diagnostics".into(), &json_to_js(&diagnostics_to_json(&r.diagnostics)));
-    Ok(out.into())
+pub fn rewrite_completion_js(body: &str, opts: &str) -> Result<String, JsError> {
+    let r = rewrite_completion(body, &sse_options(opts)?);
+    let mut out = String::from("{\"body\":");
+    crate::event::push_opt_string(&mut out, r.body.as_deref());
+    out.push_str(",\"diagnostics\":");
+    out.push_str(&diagnostics_to_json(&r.diagnostics));
+    out.push('}');
+    Ok(out)
 }

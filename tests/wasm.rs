@@ -5,6 +5,10 @@
 use serde_json::{json, Value};
 use toolwire::wasm::{parse_js, parsers, rewrite_completion_js, JsSseRewriter, JsToolCallParser};
 use wasm_bindgen::{JsCast, JsValue};
+
+fn rs(s: &str) -> Value {
+    serde_json::from_str(s).unwrap()
+}
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Every file in tests/fixtures (a native test checks this list is complete).
@@ -17,15 +21,6 @@ const FIXTURES: &[(&str, &str)] = &[
     ("tools.json", include_str!("fixtures/tools.json")),
 ];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
-
-fn to_js(v: &Value) -> JsValue {
-    js_sys::JSON::parse(&v.to_string()).unwrap()
-}
-
-fn to_rs(v: &JsValue) -> Value {
-    let s: String = js_sys::JSON::stringify(v).unwrap().into();
-    serde_json::from_str(&s).unwrap()
-}
 
 fn error_message(e: JsValue) -> String {
     e.dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
@@ -86,19 +81,19 @@ fn cases() -> Vec<(Value, String)> {
 }
 
 fn stream(opts: &Value, chunks: &[&str]) -> Vec<Value> {
-    let mut p = JsToolCallParser::new(to_js(opts)).unwrap();
+    let mut p = JsToolCallParser::new(&opts.to_string()).unwrap();
     let mut events = Vec::new();
     for c in chunks {
-        events.extend(to_rs(&p.push(c)).as_array().unwrap().iter().cloned());
+        events.extend(rs(&p.push(c)).as_array().unwrap().iter().cloned());
     }
-    events.extend(to_rs(&p.finish()).as_array().unwrap().iter().cloned());
+    events.extend(rs(&p.finish()).as_array().unwrap().iter().cloned());
     events
 }
 
 #[wasm_bindgen_test]
 fn parse_through_the_binding_equals_the_core() {
     for (opts, input) in cases() {
-        let via_js = to_rs(&parse_js(&input, to_js(&opts)).unwrap_or_else(|e| panic!("{}", error_message(e.into()))));
+        let via_js = rs(&parse_js(&input, &opts.to_string()).unwrap_or_else(|e| panic!("{}", error_message(e.into()))));
         let o = toolwire::Options::from_json(&toolwire::json::parse(&opts.to_string()).unwrap()).unwrap();
         let core: Value = serde_json::from_str(&toolwire::parse(&input, &o).unwrap().to_json()).unwrap();
         assert_eq!(via_js, core, "{opts} {input:?}");
@@ -114,28 +109,28 @@ fn streaming_through_the_binding_at_every_split() {
             assert_eq!(split, whole, "{opts} split at {cut} of {input:?}");
         }
         // Bytes, one at a time.
-        let mut p = JsToolCallParser::new(to_js(&opts)).unwrap();
+        let mut p = JsToolCallParser::new(&opts.to_string()).unwrap();
         let mut events = Vec::new();
         for b in input.as_bytes() {
-            events.extend(to_rs(&p.push_bytes(&[*b])).as_array().unwrap().iter().cloned());
+            events.extend(rs(&p.push_bytes(&[*b])).as_array().unwrap().iter().cloned());
         }
-        events.extend(to_rs(&p.finish()).as_array().unwrap().iter().cloned());
+        events.extend(rs(&p.finish()).as_array().unwrap().iter().cloned());
         assert_eq!(merge(&events), whole, "{opts} byte by byte {input:?}");
     }
 }
 
 #[wasm_bindgen_test]
 fn unknown_parser_error_lists_valid_ids() {
-    let err = JsToolCallParser::new(to_js(&json!({"parser": "nope"}))).err().unwrap();
+    let err = JsToolCallParser::new(&json!({"parser": "nope"}).to_string()).err().unwrap();
     let msg = error_message(err.into());
     assert!(msg.contains("unknown parser `nope`") && msg.contains("hermes"), "{msg}");
-    let err = parse_js("x", to_js(&json!({"parser": "hermes", "reasoning": "nope"}))).err().unwrap();
+    let err = parse_js("x", &json!({"parser": "hermes", "reasoning": "nope"}).to_string()).err().unwrap();
     assert!(error_message(err.into()).contains("qwen3"));
 }
 
 #[wasm_bindgen_test]
 fn parsers_lists_every_family() {
-    let list = to_rs(&parsers());
+    let list = rs(&parsers());
     let ids: Vec<&str> = list.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), toolwire::families::all().count());
     assert!(ids.contains(&"hermes"));
@@ -172,7 +167,7 @@ fn sse_rewriter_binding_equals_the_core_split_every_97_bytes() {
             out
         };
         for cut in (0..=input.len()).step_by(97).chain([input.len()]) {
-            let mut r = JsSseRewriter::new(to_js(&opts)).unwrap();
+            let mut r = JsSseRewriter::new(&opts.to_string()).unwrap();
             let mut out = r.push(&input[..cut]);
             out.extend(r.push(&input[cut..]));
             out.extend(r.finish());
@@ -186,28 +181,28 @@ fn sse_rewriter_diagnostics_and_errors() {
     let (file, input) = SSE_STREAMS.iter().find(|(f, _)| *f == "truncated.sse").unwrap();
     let mut opts = sse_options(file);
     opts["comments"] = json!(false);
-    let mut r = JsSseRewriter::new(to_js(&opts)).unwrap();
+    let mut r = JsSseRewriter::new(&opts.to_string()).unwrap();
     let out = r.push(input);
-    assert!(to_rs(&r.take_diagnostics()).as_array().unwrap().is_empty());
+    assert!(rs(&r.take_diagnostics()).as_array().unwrap().is_empty());
     let tail = r.finish();
     assert!(!String::from_utf8_lossy(&[out, tail].concat()).contains("toolwire"));
-    let diags = to_rs(&r.take_diagnostics());
+    let diags = rs(&r.take_diagnostics());
     assert_eq!(diags, json!([{"label": "truncation", "message": "`write_file`: the output ended inside the arguments", "index": 0, "choice": 0}]));
-    assert_eq!(to_rs(&r.take_diagnostics()), json!([]));
-    let err = JsSseRewriter::new(to_js(&json!({"parser": "nope"}))).err().unwrap();
+    assert_eq!(rs(&r.take_diagnostics()), json!([]));
+    let err = JsSseRewriter::new(&json!({"parser": "nope"}).to_string()).err().unwrap();
     assert!(error_message(err.into()).contains("unknown parser `nope`"));
-    let err = JsSseRewriter::new(to_js(&json!({"maxEventBytes": 0}))).err().unwrap();
+    let err = JsSseRewriter::new(&json!({"maxEventBytes": 0}).to_string()).err().unwrap();
     assert!(error_message(err.into()).contains("maxEventBytes"));
 }
 
 #[wasm_bindgen_test]
 fn rewrite_completion_binding() {
     let body = json!({"id": "chatcmpl-5", "choices": [{"index": 0, "message": {"role": "assistant", "content": "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"}, "finish_reason": "stop"}]});
-    let r = to_rs(&rewrite_completion_js(&body.to_string(), to_js(&json!("hermes"))).unwrap());
+    let r = rs(&rewrite_completion_js(&body.to_string(), "\"hermes\"").unwrap());
     let out: Value = serde_json::from_str(r["body"].as_str().unwrap()).unwrap();
     assert_eq!(out["choices"][0]["message"]["tool_calls"], json!([{"id": "call_5_0", "type": "function", "function": {"name": "f", "arguments": "{}"}}]));
     assert_eq!(out["choices"][0]["finish_reason"], "tool_calls");
     assert_eq!(r["diagnostics"], json!([]));
-    let unchanged = to_rs(&rewrite_completion_js("{\"choices\": []}", JsValue::UNDEFINED).unwrap());
+    let unchanged = rs(&rewrite_completion_js("{\"choices\": []}", "").unwrap());
     assert_eq!(unchanged, json!({"body": null, "diagnostics": []}));
 }

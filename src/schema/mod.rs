@@ -3,7 +3,6 @@
 //! (`validate`).
 
 pub mod coerce;
-pub mod pattern;
 pub mod validate;
 
 use crate::json::Value;

@@ -2,16 +2,17 @@
 //! of our own (no crate), reporting problems, never rejecting anything.
 //!
 //! Keywords: `type` (string or list, vLLM's aliases; `nullable: true`), `enum`, `const`,
-//! `properties`, `required`, `additionalProperties` (bool or schema), `patternProperties`,
+//! `properties`, `required`, `additionalProperties` (bool or schema),
 //! `minProperties`/`maxProperties`, `items` (schema or draft-4 tuple list), `prefixItems`,
 //! `minItems`/`maxItems`, `uniqueItems` (arrays up to 256 items), `minimum`/`maximum`,
 //! `exclusiveMinimum`/`exclusiveMaximum` (number or draft-4 bool), `multipleOf`,
-//! `minLength`/`maxLength` (code points), `pattern` (the subset in `pattern.rs`; other patterns
-//! are not checked), `anyOf`/`oneOf`/`allOf`/`not`, local `$ref`, boolean schemas. Unknown
+//! `minLength`/`maxLength` (code points), `anyOf`/`oneOf`/`allOf`/`not`, local `$ref`, boolean
+//! schemas. Not checked, to keep the wasm small (no regex engine): `pattern`, and
+//! `patternProperties` (an object that declares any keeps undeclared keys unreported). Other
 //! keywords (`format`, `if`, ...) are ignored.
 //!
 //! Decisions:
-//! - A key not declared in `properties` (nor matched by `patternProperties`) is an `Extra` issue
+//! - A key not declared in `properties` is an `Extra` issue
 //!   (`hallucinated_param`) when the schema declares `properties` and `additionalProperties` is
 //!   absent or `false`. vLLM-style tools usually omit `additionalProperties`; a user debugging a
 //!   model wants to see the undeclared key. `additionalProperties: true` or a schema allows it.
@@ -24,7 +25,7 @@
 //! - Work is bounded: recursion depth 128 and 100 000 schema/value visits per call; past them the
 //!   rest is not checked (no issue is invented).
 
-use super::{pattern, resolve, types, Ty};
+use super::{resolve, types, Ty};
 use crate::json::{Map, Value};
 
 /// What kind of problem an issue is (maps to a diagnostic label).
@@ -199,11 +200,6 @@ impl<'a> Validator<'a> {
                 self.issue(Kind::Violation, path, format!("expected at most {m} characters, got {len}"));
             }
         }
-        if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
-            if pattern::is_match(p, s) == Some(false) {
-                self.issue(Kind::Violation, path, format!("expected a string matching /{p}/, got {}", show(&Value::String(s.to_string()))));
-            }
-        }
     }
 
     fn array(&mut self, a: &[Value], schema: &'a Value, path: &mut String, depth: usize) {
@@ -283,11 +279,10 @@ impl<'a> Validator<'a> {
                 known = true;
                 self.value(x, s, path, depth + 1, false);
             }
-            for (p, s) in patterns.into_iter().flatten() {
-                if pattern::is_match(p, k) == Some(true) {
-                    known = true;
-                    self.value(x, s, path, depth + 1, false);
-                }
+            // `patternProperties` keys are not matched (no regex engine in the wasm): with any
+            // pattern declared, an undeclared key is not reported.
+            if patterns.is_some_and(|p| !p.is_empty()) {
+                known = true;
             }
             if !known {
                 match additional {
@@ -456,7 +451,7 @@ mod tests {
             (json!({"type": "object", "properties": {"a": {}}, "additionalProperties": {"type": "string"}}), json!({"b": 1}), vec![Type]),
             (json!({"type": "object", "additionalProperties": false}), json!({"b": 1}), vec![Extra]),
             (json!({"type": "object"}), json!({"b": 1}), vec![]),
-            (json!({"type": "object", "properties": {}, "patternProperties": {"^x_": {"type": "integer"}}}), json!({"x_a": 1, "y": 2}), vec![Extra]),
+            (json!({"type": "object", "properties": {}, "patternProperties": {"^x_": {"type": "integer"}}}), json!({"x_a": 1, "y": 2}), vec![]),
             (json!({"enum": ["c", "f"]}), json!("k"), vec![Violation]),
             (json!({"enum": [1, 2]}), json!("2"), vec![Type]),
             (json!({"enum": [1, 2]}), json!(2.0), vec![]),
@@ -471,7 +466,7 @@ mod tests {
             (json!({"type": "string", "minLength": 2, "maxLength": 3}), json!("é"), vec![Violation]),
             (json!({"type": "string", "maxLength": 3}), json!("ééé"), vec![]),
             (json!({"type": "string", "pattern": "^[A-Z]{3}$"}), json!("EUR"), vec![]),
-            (json!({"type": "string", "pattern": "^[A-Z]{3}$"}), json!("euro"), vec![Violation]),
+            (json!({"type": "string", "pattern": "^[A-Z]{3}$"}), json!("euro"), vec![]),
             (json!({"type": "string", "pattern": "(?<=x)"}), json!("y"), vec![]),
             (json!({"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2}), json!([1, "2", 3]), vec![Violation, Type]),
             (json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": {"type": "boolean"}}), json!(["a", 1, true, 2]), vec![Type]),
