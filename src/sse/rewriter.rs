@@ -25,7 +25,8 @@
 
 use super::decoder::{Decoder, Event as SseEvent, Item};
 use super::{Cumulative, SseOptions, WireDiagnostic};
-use crate::event::{Event, Label};
+use crate::event::{push_usize, Event, Label};
+use crate::json::write::push_json_string;
 use crate::json::{Map, Value};
 use crate::parser::ToolCallParser;
 
@@ -156,7 +157,8 @@ fn common_prefix(a: &str, b: &str) -> usize {
 
 /// What a choice contributes to the output, in order.
 enum Out {
-    Choice(Value),
+    /// One output choice, as JSON text.
+    Choice(String),
     Comment(String),
 }
 
@@ -175,7 +177,7 @@ pub struct SseRewriter {
     decoder: Decoder,
     items: Vec<Item>,
     choices: Vec<Choice>,
-    /// The first chunk minus `choices` and `usage`: the envelope of flushed chunks.
+    /// The first chunk (its `choices` emptied): the envelope of flushed chunks (without `usage`).
     envelope: Option<Map>,
     upstream_id: Option<String>,
     upstream_model: Option<String>,
@@ -309,7 +311,7 @@ impl SseRewriter {
             let before = outs.len();
             match c {
                 Value::Object(m) => changed |= self.choice(m, pos, &mut outs),
-                other => outs.push(Out::Choice(other)),
+                other => outs.push(Out::Choice(json_text(&other))),
             }
             single &= outs.len() == before + 1 && matches!(outs.last(), Some(Out::Choice(_)));
         }
@@ -318,13 +320,11 @@ impl SseRewriter {
         }
         let extra = ev.non_data_lines();
         if single {
-            let list = outs.into_iter().filter_map(|o| if let Out::Choice(c) = o { Some(c) } else { None }).collect();
-            chunk.insert("choices".into(), Value::Array(list));
-            write_data(out, &extra, &Value::Object(chunk));
+            let list: Vec<String> = outs.into_iter().filter_map(|o| if let Out::Choice(c) = o { Some(c) } else { None }).collect();
+            write_chunk(out, &extra, &chunk, &list.join(","), true);
             return;
         }
-        let usage = chunk.remove("usage");
-        write_outs(out, &chunk, outs, usage, &extra);
+        write_outs(out, &chunk, outs, true, &extra);
     }
 
     /// Keeps what later chunks need from the first chunk: its envelope, id and model.
@@ -332,8 +332,7 @@ impl SseRewriter {
         if self.envelope.is_some() {
             return;
         }
-        let mut env = chunk.clone();
-        env.remove("usage");
+        let env = chunk.clone();
         self.upstream_id = env.get("id").and_then(Value::as_str).map(str::to_string);
         self.upstream_model = env.get("model").and_then(Value::as_str).map(str::to_string);
         self.envelope = Some(env);
@@ -403,7 +402,7 @@ impl SseRewriter {
         } else if choice.get("text").is_some_and(Value::is_string) {
             Style::Text
         } else {
-            outs.push(Out::Choice(Value::Object(choice)));
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
             return false;
         };
         let Some(slot) = self.slot(index, style) else {
@@ -420,7 +419,7 @@ impl SseRewriter {
                 }
                 self.keep(d);
             }
-            outs.push(Out::Choice(Value::Object(choice)));
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
             return false;
         };
         let finish = choice.get("finish_reason").and_then(Value::as_str).map(str::to_string);
@@ -441,7 +440,7 @@ impl SseRewriter {
             }
         }
         if self.choices[slot].finished {
-            outs.push(Out::Choice(Value::Object(choice)));
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
             return changed;
         }
 
@@ -483,7 +482,7 @@ impl SseRewriter {
             if let (Some(t), Some(slot)) = (text, text_slot(&mut choice, style)) {
                 *slot = Value::String(t);
             }
-            outs.push(Out::Choice(Value::Object(choice)));
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
             return false;
         }
         // The template of every output choice: the upstream one, its text or delta cleared.
@@ -552,88 +551,77 @@ impl SseRewriter {
     /// the last text delta or, after a tool call, on an empty delta of its own.
     fn emit(&self, template: &Map, style: Style, base: Map, parts: Vec<Part>, finish: Option<String>, outs: &mut Vec<Out>) {
         const OWN: [&str; 4] = ["content", "reasoning_content", "reasoning", "tool_calls"];
+        /// A delta: the base's fields (JSON text without braces), one field of a part
+        /// (key, JSON value text), and whether the finish may ride on it.
         enum Seq {
-            /// A delta, and whether the finish may ride on it.
-            Delta(Map, bool),
+            Delta(String, Option<(&'static str, String)>, bool),
             Comment(String),
         }
+        let own = OWN.iter().any(|k| base.contains_key(k));
+        let base = json_text(&Value::Object(base));
+        let mut base = Some(base.get(1..base.len() - 1).unwrap_or("").to_string());
         let mut seq = Vec::new();
-        let mut base = Some(base);
-        if base.as_ref().is_some_and(|b| OWN.iter().any(|k| b.contains_key(k))) {
-            seq.push(Seq::Delta(base.take().unwrap_or_default(), true));
+        if own {
+            seq.push(Seq::Delta(base.take().unwrap_or_default(), None, true));
         }
         for part in parts {
-            let (key, value, text_like) = match part {
+            let mut v = String::new();
+            let (key, text_like) = match part {
                 Part::Comment(c) => {
                     seq.push(Seq::Comment(c));
                     continue;
                 }
-                Part::Content(t) => ("content", Value::String(t), true),
-                Part::Reasoning(t) => ("reasoning_content", Value::String(t), true),
+                Part::Content(t) => {
+                    push_json_string(&mut v, &t);
+                    ("content", true)
+                }
+                Part::Reasoning(t) => {
+                    push_json_string(&mut v, &t);
+                    ("reasoning_content", true)
+                }
                 Part::Start { wire, id, name } => {
-                    let f = map(vec![("name", Value::String(name)), ("arguments", Value::String(String::new()))]);
-                    let call = map(vec![("index", Value::from(wire as u64)), ("id", Value::String(id)), ("type", Value::from("function")), ("function", f)]);
-                    ("tool_calls", Value::Array(vec![call]), false)
+                    v.push_str("[{\"index\":");
+                    push_usize(&mut v, wire);
+                    v.push_str(",\"id\":");
+                    push_json_string(&mut v, &id);
+                    v.push_str(",\"type\":\"function\",\"function\":{\"name\":");
+                    push_json_string(&mut v, &name);
+                    v.push_str(",\"arguments\":\"\"}}]");
+                    ("tool_calls", false)
                 }
                 Part::Args { wire, text } => {
-                    let f = map(vec![("arguments", Value::String(text))]);
-                    ("tool_calls", Value::Array(vec![map(vec![("index", Value::from(wire as u64)), ("function", f)])]), false)
+                    v.push_str("[{\"index\":");
+                    push_usize(&mut v, wire);
+                    v.push_str(",\"function\":{\"arguments\":");
+                    push_json_string(&mut v, &text);
+                    v.push_str("}}]");
+                    ("tool_calls", false)
                 }
             };
-            let mut d = base.take().unwrap_or_default();
-            d.insert(key.into(), value);
-            seq.push(Seq::Delta(d, text_like));
+            seq.push(Seq::Delta(base.take().unwrap_or_default(), Some((key, v)), text_like));
         }
         if let Some(b) = base.filter(|b| !b.is_empty()) {
-            seq.push(Seq::Delta(b, true));
+            seq.push(Seq::Delta(b, None, true));
         }
         let last = seq.iter().rposition(|s| matches!(s, Seq::Delta(..)));
         let finish_at = match (&finish, last) {
             (None, _) => None,
-            (Some(_), Some(i)) if matches!(seq[i], Seq::Delta(_, true)) => Some(i),
+            (Some(_), Some(i)) if matches!(seq[i], Seq::Delta(_, _, true)) => Some(i),
             (Some(_), _) => {
-                seq.push(Seq::Delta(Map::new(), true));
+                seq.push(Seq::Delta(String::new(), None, true));
                 Some(seq.len() - 1)
             }
         };
         let mut first = true;
         for (i, s) in seq.into_iter().enumerate() {
-            let delta = match s {
-                Seq::Comment(c) => {
-                    outs.push(Out::Comment(c));
-                    continue;
-                }
-                Seq::Delta(d, _) => d,
-            };
-            let mut c = template.clone();
-            match style {
-                Style::Chat => {
-                    c.insert("delta".into(), Value::Object(delta));
-                }
-                Style::Text => {
-                    let mut delta = delta;
-                    c.insert("text".into(), delta.remove("content").unwrap_or_else(|| Value::String(String::new())));
-                    for (k, v) in delta.iter() {
-                        c.insert(k.clone(), v.clone());
-                    }
+            match s {
+                Seq::Comment(c) => outs.push(Out::Comment(c)),
+                Seq::Delta(base, part, _) => {
+                    let f = if Some(i) == finish_at { finish.as_deref() } else { None };
+                    outs.push(Out::Choice(write_choice(template, style, &base, part, first, f)));
+                    first = false;
                 }
             }
-            if !first {
-                if let Some(v) = c.get_mut("logprobs") {
-                    *v = Value::Null;
-                }
-            }
-            first = false;
-            if Some(i) == finish_at {
-                c.insert("finish_reason".into(), Value::String(finish.clone().unwrap_or_default()));
-            } else {
-                for k in ["finish_reason", "stop_reason"] {
-                    if let Some(v) = c.get_mut(k) {
-                        *v = Value::Null;
-                    }
-                }
-            }
-            outs.push(Out::Choice(Value::Object(c)));
         }
     }
 
@@ -663,7 +651,7 @@ impl SseRewriter {
             template.insert("finish_reason".into(), Value::Null);
             let mut outs = Vec::new();
             self.emit(&template, style, Map::new(), parts, None, &mut outs);
-            write_outs(out, self.envelope.as_ref().unwrap_or(&Map::new()), outs, None, "");
+            write_outs(out, self.envelope.as_ref().unwrap_or(&Map::new()), outs, false, "");
         }
     }
 }
@@ -677,21 +665,16 @@ fn text_slot(choice: &mut Map, style: Style) -> Option<&mut Value> {
 }
 
 /// Writes `outs` in order: comments as they are, each choice as a chunk of its own (`chunk`
-/// with `choices: [choice]`); `usage` and the `extra` lines go with the last chunk (or, when
-/// there is none, `extra` alone).
-fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: Option<Value>, extra: &str) {
+/// with `choices: [choice]`); `usage` (when `usage`) and the `extra` lines go with the last
+/// chunk (or, when there is none, `extra` alone).
+fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: bool, extra: &str) {
     let last = outs.iter().rposition(|o| matches!(o, Out::Choice(_)));
     for (i, o) in outs.into_iter().enumerate() {
         match o {
             Out::Comment(c) => out.extend_from_slice(c.as_bytes()),
             Out::Choice(c) => {
-                let mut m = chunk.clone();
-                m.insert("choices".into(), Value::Array(vec![c]));
                 let is_last = Some(i) == last;
-                if let (true, Some(u)) = (is_last, &usage) {
-                    m.insert("usage".into(), u.clone());
-                }
-                write_data(out, if is_last { extra } else { "" }, &Value::Object(m));
+                write_chunk(out, if is_last { extra } else { "" }, chunk, &c, usage && is_last);
             }
         }
     }
@@ -701,18 +684,89 @@ fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: Option<Valu
     }
 }
 
-/// An object from key-value pairs.
-fn map(pairs: Vec<(&str, Value)>) -> Value {
-    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+/// Writes one event: `extra` lines (verbatim, each with `\n`), then `data:` with `chunk`'s
+/// fields in order, `choices` being `[<choices>]` and `usage` kept only with `usage`.
+fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Map, choices: &str, usage: bool) {
+    let mut s = String::from(extra);
+    s.push_str("data: {");
+    let mut comma = false;
+    for (k, v) in chunk.iter() {
+        if k == "usage" && !usage {
+            continue;
+        }
+        if comma {
+            s.push(',');
+        }
+        comma = true;
+        push_json_string(&mut s, k);
+        s.push(':');
+        if k == "choices" {
+            s.push('[');
+            s.push_str(choices);
+            s.push(']');
+        } else {
+            v.write(&mut s);
+        }
+    }
+    s.push_str("}\n\n");
+    out.extend_from_slice(s.as_bytes());
 }
 
-/// Writes one event: `extra` lines (verbatim, each with `\n`), `data: <json>`, a blank line.
-fn write_data(out: &mut Vec<u8>, extra: &str, v: &Value) {
-    out.extend_from_slice(extra.as_bytes());
-    let mut s = String::from("data: ");
+/// One output choice as JSON: `template`'s fields in order, with the delta (`base` fields plus
+/// the part's field) or, for completions, the text and the part's field; `finish_reason` set
+/// on the finishing one (null elsewhere, as `stop_reason`); `logprobs` only on the first.
+fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, String)>, first: bool, finish: Option<&str>) -> String {
+    let mut s = String::from("{");
+    let field = |s: &mut String, key: &str, json: &str| {
+        push_json_string(s, key);
+        s.push(':');
+        s.push_str(json);
+    };
+    let (content, other) = match part {
+        Some(("content", v)) if style == Style::Text => (Some(v), None),
+        p => (None, p),
+    };
+    for (i, (k, v)) in template.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        push_json_string(&mut s, k);
+        s.push(':');
+        match k.as_str() {
+            "delta" if style == Style::Chat => {
+                s.push('{');
+                s.push_str(base);
+                if let Some((key, json)) = &other {
+                    if !base.is_empty() {
+                        s.push(',');
+                    }
+                    field(&mut s, key, json);
+                }
+                s.push('}');
+            }
+            "text" if style == Style::Text => s.push_str(content.as_deref().unwrap_or("\"\"")),
+            "finish_reason" => match finish {
+                Some(f) => push_json_string(&mut s, f),
+                None => s.push_str("null"),
+            },
+            "stop_reason" if finish.is_none() => s.push_str("null"),
+            "logprobs" if !first => s.push_str("null"),
+            _ => v.write(&mut s),
+        }
+    }
+    if let (Style::Text, Some((key, json))) = (style, &other) {
+        s.push(',');
+        field(&mut s, key, json);
+    }
+    s.push('}');
+    s
+}
+
+/// A value's compact JSON text.
+fn json_text(v: &Value) -> String {
+    let mut s = String::new();
     v.write(&mut s);
-    s.push_str("\n\n");
-    out.extend_from_slice(s.as_bytes());
+    s
 }
 
 #[cfg(test)]
