@@ -5,6 +5,7 @@
 import {
   parse as wasmParse,
   parsers as wasmParsers,
+  reasoningParsers as wasmReasoningParsers,
   detectParser as wasmDetectParser,
   sniffParser as wasmSniffParser,
   classify as wasmClassify,
@@ -24,6 +25,11 @@ export function parse(text, options) {
 /** Every parser family: `[{id, aliases, models, description}]`. */
 export function parsers() {
   return JSON.parse(wasmParsers());
+}
+
+/** Every reasoning parser (vLLM `--reasoning-parser` names): `[{id, aliases, description}]`. */
+export function reasoningParsers() {
+  return JSON.parse(wasmReasoningParsers());
 }
 
 /** The parser id for a model name, or null when unknown. */

@@ -220,3 +220,28 @@ mod tests {
         assert!(find("nope").is_none());
     }
 }
+
+/// `[{id, aliases, description}]` for every reasoning parser, as JSON.
+pub fn to_json() -> String {
+    use crate::json::write::push_json_string;
+    let mut out = String::from("[");
+    for (i, r) in REASONING.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"id\":");
+        push_json_string(&mut out, r.id);
+        out.push_str(",\"aliases\":[");
+        for (j, a) in r.aliases.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            push_json_string(&mut out, a);
+        }
+        out.push_str("],\"description\":");
+        push_json_string(&mut out, r.description);
+        out.push('}');
+    }
+    out.push(']');
+    out
+}

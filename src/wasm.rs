@@ -174,3 +174,9 @@ pub fn rewrite_completion_js(body: &str, opts: &str) -> Result<String, JsError> 
     out.push('}');
     Ok(out)
 }
+
+/// Every reasoning parser: `[{id, aliases, description}]` as JSON.
+#[wasm_bindgen(js_name = reasoningParsers)]
+pub fn reasoning_parsers() -> String {
+    crate::reasoning::to_json()
+}
