@@ -47,6 +47,7 @@ pub mod reasoning;
 pub mod scan;
 pub mod schema;
 pub mod sink;
+pub mod sse;
 mod small;
 pub mod template;
 pub mod syntax;
