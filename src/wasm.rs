@@ -10,6 +10,10 @@ use crate::parser::{Options, ToolCallParser};
 use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};
 use wasm_bindgen::prelude::*;
 
+/// talc: smaller than the default allocator and fast; wasm32 here is single-threaded.
+#[global_allocator]
+static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[wasm_bindgen(start)]
 fn start() {
     #[cfg(feature = "panic-hook")]

@@ -327,8 +327,10 @@ impl MistralReader {
         Box::new(Self::new())
     }
 
+    /// ASCII letters, digits and `_-.:/@`, or any non-ASCII character but whitespace (names in
+    /// other scripts; no Unicode property tables in the wasm).
     fn is_name_char(c: char) -> bool {
-        c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@')
+        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@') || (!c.is_ascii() && !c.is_whitespace())
     }
 
     /// The first key of the object at `input[0] == '{'`: `Ok(Some(key))`, `Ok(None)` when there is
