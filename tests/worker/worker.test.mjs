@@ -122,6 +122,30 @@ test("non-streaming: the body's message gets tool_calls and finish_reason", asyn
   });
 });
 
+test("/v1/completions: text streams and bodies get their tool calls too", async () => {
+  const raw = 'Sure.<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>';
+  const upstream = async (request) => {
+    const body = await request.json();
+    assert.equal(new URL(request.url).pathname, "/v1/completions");
+    if (!body.stream) return Response.json({ id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text: raw, finish_reason: "stop" }] });
+    let sse = "";
+    for (let i = 0; i < raw.length; i += 5) sse += `data: ${JSON.stringify({ id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text: raw.slice(i, i + 5), finish_reason: null }] })}\n\n`;
+    sse += `data: ${JSON.stringify({ id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text: "", finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
+    return new Response(sse, { headers: { "content-type": "text/event-stream" } });
+  };
+  await withWorker({ vars: { TOOL_CALL_PARSER: "hermes" }, upstream }, async (mf) => {
+    const init = (stream) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", prompt: "p", stream }) });
+    const streamed = reassemble(new Uint8Array(await (await mf.dispatchFetch("http://worker/v1/completions", init(true))).arrayBuffer())).choices.get(0);
+    assert.equal(streamed.content, "Sure.");
+    assert.deepEqual([streamed.calls[0].name, JSON.parse(streamed.calls[0].arguments)], ["f", { a: 1 }]);
+    assert.equal(streamed.finish, "tool_calls");
+    const whole = await (await mf.dispatchFetch("http://worker/v1/completions", init(false))).json();
+    assert.equal(whole.choices[0].finish_reason, "tool_calls");
+    assert.equal(whole.choices[0].text, "Sure.");
+    assert.deepEqual(JSON.parse(whole.choices[0].tool_calls[0].function.arguments), { a: 1 });
+  });
+});
+
 test("the request's tools type the arguments (Qwen3-Coder XML values)", async () => {
   await withWorker({}, async (mf) => {
     const streamed = await mf.dispatchFetch("http://worker/v1/chat/completions", chat({ model: "Qwen3-Coder-30B-A3B-Instruct", stream: true, tools: TOOLS }));
