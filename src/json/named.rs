@@ -81,6 +81,7 @@ pub struct NamedReader {
     name_set: MarkerSet,
     args_open_set: MarkerSet,
     args_close_set: MarkerSet,
+    empty_set: MarkerSet,
     name: String,
     args: RawArgs,
 }
@@ -101,6 +102,7 @@ impl NamedReader {
             name_set: set(cfg.name_close),
             args_open_set: set(cfg.args_open),
             args_close_set: set(cfg.args_close),
+            empty_set: set(cfg.empty_at),
             name: String::new(),
             args: RawArgs::default(),
         }
@@ -230,7 +232,15 @@ impl Reader for NamedReader {
                         }
                         return Step::partial(i);
                     }
-                    if bytes[k] != b'{' {
+                    let empty = if bytes[k] == b'{' {
+                        false
+                    } else {
+                        match self.empty_set.at_start(&input[k..], eof) {
+                            Err(()) => return Step::partial(i),
+                            Ok(found) => found.is_some(),
+                        }
+                    };
+                    if bytes[k] != b'{' && !empty {
                         if !self.name.trim().is_empty() {
                             sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
                         }
@@ -244,6 +254,13 @@ impl Reader for NamedReader {
                         return Step::reject(j);
                     }
                     i = k;
+                    if empty {
+                        // The arguments' closing marker right away: no arguments.
+                        sink.args("{}");
+                        sink.end_call();
+                        self.st = St::ArgsClose;
+                        continue;
+                    }
                     self.st = St::Args;
                 }
                 St::Args => {
