@@ -61,8 +61,8 @@ pub static FAMILIES: &[Family] = &[
             "mistralai/Magistral-Small-2506",
             "mistralai/Devstral-Small-2507",
         ],
-        description: text!("Mistral: [TOOL_CALLS]NAME[ARGS]{…} (v11+, also NAME{…}) or [TOOL_CALLS] [{\"name\", \"arguments\"}, …] (pre-v11); 9-character ids."),
-        syntax: Syntax { start: &["[TOOL_CALLS]"], payload: Payload::Custom(MistralReader::boxed), ..Syntax::NONE },
+        description: text!("Mistral: [TOOL_CALLS]NAME[ARGS]{…} (v11+, also NAME{…}) or [TOOL_CALLS] [{\"name\", \"arguments\"}, …] (pre-v11, also without the marker under guided decoding); 9-character ids."),
+        syntax: Syntax { start: &["[TOOL_CALLS]"], bare: &["["], payload: Payload::Custom(MistralReader::boxed), ..Syntax::NONE },
         id_style: Alnum9,
     },
     Family {

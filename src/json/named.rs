@@ -296,7 +296,8 @@ impl Reader for NamedReader {
 ///   (`[ARGS]{...}`, or `{` with other keys) is still a call, reported as `malformed_json`.
 ///   A name at the end of the output is a call without arguments (`{}`).
 ///
-/// Repeated `[TOOL_CALLS]` markers before the payload count as one.
+/// Repeated `[TOOL_CALLS]` markers before the payload count as one. Without a marker, a bare
+/// `[{"name": …, "arguments"|"parameters": …}, …]` array is read too (see `boxed`).
 pub struct MistralReader {
     st: M,
     markers: MarkerSet,
@@ -340,7 +341,13 @@ impl MistralReader {
     }
 
     /// For `Payload::Custom`.
-    pub fn boxed(_bare: bool) -> Box<dyn Reader> {
+    /// `bare`: opened by a `[` in content, the marker-less array that guided decoding
+    /// (`tool_choice` required or named) produces; read like bare JSON in prose (the first key
+    /// must be a call key, or the bracket is text).
+    pub fn boxed(bare: bool) -> Box<dyn Reader> {
+        if bare {
+            return Box::new(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, true));
+        }
         Box::new(Self::new())
     }
 
