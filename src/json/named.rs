@@ -115,7 +115,12 @@ impl NamedReader {
         if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
             return None;
         }
+        // The name is what precedes the first `:` (vLLM), without the `functions.` prefix.
+        let head = head.split(':').next().unwrap_or(head);
         let name = head.strip_prefix("functions.").unwrap_or(head);
+        if name.is_empty() {
+            return None;
+        }
         Some((name.to_string(), header.to_string()))
     }
 
@@ -522,5 +527,23 @@ impl Reader for MistralReader {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NamedReader;
+
+    #[test]
+    fn kimi_header_id_and_name() {
+        let h = |s: &str| NamedReader::kimi(s);
+        assert_eq!(h(" functions.get_weather:0 "), Some(("get_weather".into(), "functions.get_weather:0".into())));
+        assert_eq!(h("functions.fs.read:3"), Some(("fs.read".into(), "functions.fs.read:3".into())));
+        // The name is what precedes the first `:`; the id is the whole header.
+        assert_eq!(h("functions.search:web:2"), Some(("search".into(), "functions.search:web:2".into())));
+        assert_eq!(h("get_weather:1"), Some(("get_weather".into(), "get_weather:1".into())));
+        assert_eq!(h("functions.get_weather"), None);
+        assert_eq!(h("functions.get_weather:x"), None);
+        assert_eq!(h("functions.:2"), None);
     }
 }
