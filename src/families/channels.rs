@@ -89,7 +89,7 @@ pub static FAMILIES: &[Family] = &[
         id: "cohere_command4",
         aliases: &[],
         models: names![],
-        description: text!("Cohere Command 4 preset: as cohere_command3, plus <|START_TEXT|> content blocks."),
+        description: text!("Cohere Command 4 preset (Command A+, North Mini Code): as cohere_command3, plus <|START_TEXT|> content blocks."),
         syntax: COHERE,
         id_style: Prefixed,
     },
