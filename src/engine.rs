@@ -299,6 +299,12 @@ impl Engine {
                     }
                     return None;
                 }
+                if eof && sec.calls_at_open != sink.calls_started() && self.section_set.at_start(input, false).is_err() {
+                    // The output ends inside a marker after the section's calls: markup, cut off.
+                    self.section = None;
+                    self.mode = Mode::Text { reasoning: false };
+                    return Some(input.len());
+                }
                 match self.section_set.at_start(input, eof) {
                     Err(()) => None,
                     Ok(Some(idx)) => {
@@ -440,6 +446,10 @@ impl Engine {
                     Ok(None)
                 } else if input.is_empty() {
                     return None;
+                } else if eof && self.end_set.at_start(input, false).is_err() {
+                    // The output ends inside the closing marker: markup, cut off (vLLM strips it).
+                    self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
+                    return Some(input.len());
                 } else {
                     self.end_set.at_start(input, eof)
                 };

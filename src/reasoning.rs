@@ -32,6 +32,19 @@ const fn channels(id: &'static str, aliases: &'static [&'static str], descriptio
 }
 
 /// Every reasoning parser.
+/// Hunyuan-A13B; also the `hunyuan_a13b` tool family's own reasoning (its tool parser ignores
+/// tool blocks inside `<think>`).
+pub const HUNYUAN_A13B: Reasoning<'static> = Reasoning {
+    id: "hunyuan_a13b",
+    aliases: &[],
+    start: &["<think>\n", "<think>"],
+    end: &["\n</think>\n", "\n</think>", "</think>\n", "</think>"],
+    ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
+    implicit_start: false,
+    calls_end: false,
+    description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
+};
+
 pub static REASONING: &[Reasoning<'static>] = &[
     think("qwen3", &["mimo", "nemotron_v3"], false, "<think>…</think>; output starts as content; a tool call ends reasoning."),
     think("deepseek_r1", &["step5", "holo2"], true, "<think>…</think>; output may begin inside reasoning with no <think>."),
@@ -93,16 +106,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         calls_end: true,
         description: text!("Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\"."),
     },
-    Reasoning {
-        id: "hunyuan_a13b",
-        aliases: &[],
-        start: &["<think>\n", "<think>"],
-        end: &["\n</think>\n", "\n</think>", "</think>\n", "</think>"],
-        ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
-        implicit_start: false,
-        calls_end: false,
-        description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
-    },
+    HUNYUAN_A13B,
     Reasoning {
         id: "ernie45",
         aliases: &[],

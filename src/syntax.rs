@@ -55,6 +55,9 @@ pub struct NamedJson {
     pub args_open: &'static [&'static str],
     /// Skipped (after optional whitespace) after the JSON, when present.
     pub args_close: &'static [&'static str],
+    /// Markers that may stand where the arguments JSON is expected: the arguments are empty
+    /// (`{}`, as vLLM reads an empty body). Not consumed here.
+    pub empty_at: &'static [&'static str],
     /// A `TYPE<sep>` prefix before the name (DeepSeek V3 `function<｜tool▁sep｜>`).
     pub type_sep: Option<&'static str>,
     /// The header is an id like `functions.NAME:IDX`: the id is kept and the name extracted.
@@ -68,6 +71,7 @@ impl NamedJson {
         name_stop: &[],
         args_open: &[],
         args_close: &[],
+        empty_at: &[],
         type_sep: None,
         kimi_header: false,
     };

@@ -2,8 +2,9 @@
 //! channels are part of the format, so they produce reasoning events without a reasoning parser.
 
 use crate::channels::harmony::{self, HarmonyReader};
+use crate::channels::inkling::{self, InklingReader};
 use crate::sink::IdStyle::Prefixed;
-use crate::syntax::JsonShape::{Array, Object};
+use crate::syntax::JsonShape::Array;
 use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
 
 static INKLING_THINKING: Reasoning = Reasoning {
@@ -58,12 +59,12 @@ pub static FAMILIES: &[Family] = &[
         id: "inkling",
         aliases: &[],
         models: names![],
-        description: text!("Inkling: <|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content."),
+        description: text!("Inkling: <|message_model|>[name]<|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content."),
         syntax: Syntax {
-            start: &["<|content_invoke_tool_json|>"],
+            bare: &[inkling::MESSAGE],
+            start: &[inkling::INVOKE_JSON],
             end: &["<|end_message|>", "<|content_model_end_sampling|>"],
             ignore: &[
-                "<|message_model|>",
                 "<|content_text|>",
                 "<|content_invoke_tool_text|>",
                 "<|content_tool_error|>",
@@ -71,7 +72,7 @@ pub static FAMILIES: &[Family] = &[
                 "<|content_model_end_sampling|>",
             ],
             reasoning: Some(&INKLING_THINKING),
-            payload: Payload::Json(Object, Wrapper::STANDARD),
+            payload: Payload::Custom(InklingReader::boxed),
             ..Syntax::NONE
         },
         id_style: Prefixed,
@@ -88,7 +89,7 @@ pub static FAMILIES: &[Family] = &[
         id: "cohere_command4",
         aliases: &[],
         models: names![],
-        description: text!("Cohere Command 4 preset: as cohere_command3, plus <|START_TEXT|> content blocks."),
+        description: text!("Cohere Command 4 preset (Command A+, North Mini Code): as cohere_command3, plus <|START_TEXT|> content blocks."),
         syntax: COHERE,
         id_style: Prefixed,
     },

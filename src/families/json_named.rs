@@ -14,10 +14,19 @@ static DEEPSEEK_V3: NamedJson = NamedJson {
 };
 
 /// `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`.
-static DEEPSEEK_V31: NamedJson = NamedJson { name_close: &["<｜tool▁sep｜>"], ..NamedJson::NONE };
+static DEEPSEEK_V31: NamedJson = NamedJson {
+    name_close: &["<｜tool▁sep｜>"],
+    empty_at: &["<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>"],
+    ..NamedJson::NONE
+};
 
 /// `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
-static KIMI_K2: NamedJson = NamedJson { name_close: &["<|tool_call_argument_begin|>"], kimi_header: true, ..NamedJson::NONE };
+static KIMI_K2: NamedJson = NamedJson {
+    name_close: &["<|tool_call_argument_begin|>"],
+    empty_at: &["<|tool_call_end|>", "<|tool_calls_section_end|>"],
+    kimi_header: true,
+    ..NamedJson::NONE
+};
 
 static PLAMO3: NamedJson = NamedJson {
     name_open: &["<|plamo:begin_tool_name:plamo|>"],
@@ -28,6 +37,7 @@ static PLAMO3: NamedJson = NamedJson {
         "<|plamo:begin_tool_arguments:plamo|>",
     ],
     args_close: &["<|plamo:end_tool_arguments:plamo|>"],
+    empty_at: &["<|plamo:end_tool_arguments:plamo|>", "<|plamo:end_tool_request:plamo|>", "<|plamo:end_tool_requests:plamo|>"],
     ..NamedJson::NONE
 };
 
@@ -51,8 +61,8 @@ pub static FAMILIES: &[Family] = &[
             "mistralai/Magistral-Small-2506",
             "mistralai/Devstral-Small-2507",
         ],
-        description: text!("Mistral: [TOOL_CALLS]NAME[ARGS]{…} (v11+, also NAME{…}) or [TOOL_CALLS] [{\"name\", \"arguments\"}, …] (pre-v11); 9-character ids."),
-        syntax: Syntax { start: &["[TOOL_CALLS]"], payload: Payload::Custom(MistralReader::boxed), ..Syntax::NONE },
+        description: text!("Mistral: [TOOL_CALLS]NAME[ARGS]{…} (v11+, also NAME{…}) or [TOOL_CALLS] [{\"name\", \"arguments\"}, …] (pre-v11, also without the marker under guided decoding); 9-character ids."),
+        syntax: Syntax { start: &["[TOOL_CALLS]"], bare: &["["], payload: Payload::Custom(MistralReader::boxed), ..Syntax::NONE },
         id_style: Alnum9,
     },
     Family {

@@ -2,10 +2,14 @@
 
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::JsonShape::{Array, Object, ObjectOrArray};
-use crate::syntax::{Family, Payload, Syntax, Wrapper};
+use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
 
 const OBJECT: Payload = Payload::Json(Object, Wrapper::STANDARD);
 const ARRAY: Payload = Payload::Json(Array, Wrapper::STANDARD);
+
+/// Hunyuan-A13B's `<think>`/`<answer>` framing: vLLM's tool parser ignores tool blocks inside
+/// `<think>`, so the format carries its reasoning markers (used when no reasoning parser is set).
+static HUNYUAN_THINK: Reasoning = crate::reasoning::HUNYUAN_A13B;
 
 /// `<tool_call>` {json} `</tool_call>`.
 const HERMES: Syntax = Syntax { start: &["<tool_call>"], end: &["</tool_call>"], payload: OBJECT, ..Syntax::NONE };
@@ -69,8 +73,8 @@ pub static FAMILIES: &[Family] = &[
         id: "hunyuan_a13b",
         aliases: &[],
         models: names!["tencent/Hunyuan-A13B-Instruct"],
-        description: text!("Hunyuan-A13B: <tool_calls>[{\"name\", \"arguments\"}, …]</tool_calls>."),
-        syntax: Syntax { start: &["<tool_calls>"], end: &["</tool_calls>"], payload: ARRAY, ..Syntax::NONE },
+        description: text!("Hunyuan-A13B: <tool_calls>[{\"name\", \"arguments\"}, …]</tool_calls>; blocks inside <think> are reasoning, <answer> framing is dropped."),
+        syntax: Syntax { start: &["<tool_calls>"], end: &["</tool_calls>"], reasoning: Some(&HUNYUAN_THINK), payload: ARRAY, ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {

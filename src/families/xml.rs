@@ -379,7 +379,7 @@ pub static FAMILIES: &[Family] = &[
         id: "muse",
         aliases: &["musespark1x"],
         models: names![],
-        description: text!("Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self is reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls."),
+        description: text!("Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self and to=developer are reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls."),
         syntax: muse_syntax(muse),
         id_style: Prefixed,
     },
