@@ -156,5 +156,7 @@ pub struct Reasoning<'a> {
     pub implicit_start: bool,
     /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
     pub calls_end: bool,
+    /// Whitespace at the end of a reasoning block is dropped (Step-3.5).
+    pub strip_tail: bool,
     pub description: &'a str,
 }

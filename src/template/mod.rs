@@ -175,6 +175,7 @@ impl Template {
             ignore: &[],
             implicit_start: self.reasoning_implicit,
             calls_end: true,
+            strip_tail: false,
             description: "the template's reasoning markers",
         };
         let syntax = Syntax {
