@@ -104,6 +104,8 @@ pub struct Syntax<'a> {
     pub start: &'a [&'a str],
     /// Open a payload and belong to it (e.g. `{` for bare JSON).
     pub bare: &'a [&'a str],
+    /// Like `bare`, but only inside a section (dots' JSON fallback `{` in its call block).
+    pub section_bare: &'a [&'a str],
     /// Close a payload; consumed after it, optional.
     pub end: &'a [&'a str],
     /// Swallowed in content (role and turn tokens that are not text).
@@ -123,6 +125,7 @@ impl Syntax<'_> {
         section_end: &[],
         start: &[],
         bare: &[],
+        section_bare: &[],
         end: &[],
         ignore: &[],
         reasoning: None,

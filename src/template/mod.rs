@@ -183,6 +183,7 @@ impl Template {
             section_end: &section_end,
             start: &start,
             bare: &bare,
+            section_bare: &[],
             end: &end,
             ignore: &ignore,
             reasoning: (!rs.is_empty()).then_some(&own),
