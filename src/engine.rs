@@ -75,6 +75,8 @@ struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
     held: String,
     calls_at_open: usize,
+    /// Inside text between calls (whitespace there is text, not framing).
+    text: bool,
 }
 
 struct PayloadState {
@@ -148,6 +150,7 @@ impl Engine {
             section_set
                 .add_all(syntax.start, Act::Start)
                 .add_all(syntax.bare, Act::Bare)
+                .add_all(syntax.section_bare, Act::Bare)
                 .add_all(syntax.section_end, Act::SectionEnd)
                 .add_all(syntax.section, Act::Ignore)
                 .add_all(syntax.ignore, Act::Ignore);
@@ -251,7 +254,7 @@ impl Engine {
                             Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
                             Act::ThinkEnd => self.mode = Mode::Text { reasoning: false },
                             Act::Section => {
-                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started() });
+                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started(), text: false });
                                 self.mode = Mode::Section;
                             }
                             Act::Start => {
@@ -283,7 +286,9 @@ impl Engine {
                 let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
                 if ws > 0 {
                     // Kept only while the section holds no call (it may still turn out to be text).
-                    if sec.calls_at_open == sink.calls_started() {
+                    if sec.text {
+                        sink.text(&input[..ws]);
+                    } else if sec.calls_at_open == sink.calls_started() {
                         if sec.held.len() + ws > MAX_AFTER_WS {
                             self.close_section(sink);
                             return Some(0);
@@ -309,6 +314,7 @@ impl Engine {
                     Err(()) => None,
                     Ok(Some(idx)) => {
                         let len = self.section_set.text(idx).len();
+                        sec.text = false;
                         match self.section_set.act(idx) {
                             Act::Start => {
                                 let held = self.section_set.text(idx).to_string();
@@ -327,8 +333,19 @@ impl Engine {
                         }
                         Some(len)
                     }
+                    Ok(None) if sec.calls_at_open < sink.calls_started() => {
+                        // Text between the calls of a section is content; the section (and its
+                        // closing marker) goes on.
+                        let at = match self.section_set.find(input, eof) {
+                            Hit::Found { at, .. } | Hit::Hold { at } => at,
+                            Hit::None => input.len(),
+                        };
+                        sink.text(&input[..at]);
+                        sec.text = true;
+                        if at == 0 { None } else { Some(at) }
+                    }
                     Ok(None) => {
-                        // Text inside a section: the section was prose (no call yet) or is over.
+                        // Text inside a section that holds no call: it was prose.
                         self.close_section(sink);
                         Some(0)
                     }
@@ -505,7 +522,7 @@ impl Engine {
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
                 // The enclosing section held no call either: it was text too.
-                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0 });
+                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0, text: false });
                 if !drop {
                     sink.text(&sec.held);
                 }

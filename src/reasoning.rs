@@ -23,12 +23,12 @@ const END_THINK: &[&str] = &["</think>"];
 
 /// `<think>`/`</think>` reasoning; `implicit`: output begins inside it.
 const fn think(id: &'static str, aliases: &'static [&'static str], implicit: bool, description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, description: text!(description) }
+    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, strip_tail: false, description: text!(description) }
 }
 
 /// Reasoning read by a family's channel reader: no markers here.
 const fn channels(id: &'static str, aliases: &'static [&'static str], description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, description: text!(description) }
+    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, strip_tail: false, description: text!(description) }
 }
 
 /// Every reasoning parser.
@@ -42,6 +42,7 @@ pub const HUNYUAN_A13B: Reasoning<'static> = Reasoning {
     ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
     implicit_start: false,
     calls_end: false,
+    strip_tail: false,
     description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
 };
 
@@ -60,7 +61,10 @@ pub static REASONING: &[Reasoning<'static>] = &[
     think("kimi_k2", &[], true, "Kimi K2: reasoning until </think>; <|tool_calls_section_begin|> ends it."),
     think("minimax_m2", &[], true, "MiniMax-M2: the prompt opens <think>; reasoning until </think>."),
     think("step3", &[], true, "Step-3: reasoning until </think>."),
-    think("step3p5", &[], true, "Step-3.5: <think> always on (pre-filled); reasoning until </think>."),
+    Reasoning {
+        strip_tail: true,
+        ..think("step3p5", &[], true, "Step-3.5: <think> always on (pre-filled); reasoning until </think>; its trailing whitespace is dropped.")
+    },
     think("olmo3", &[], true, "Olmo 3 Think: <think>…</think>; output may begin inside reasoning."),
     think("poolside_v1", &[], false, "Poolside v1: <think>…</think>."),
     think("granite_thinking_parser", &[], false, "Granite thinking models: <think>…</think>."),
@@ -74,6 +78,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: true,
         calls_end: true,
+        strip_tail: false,
         description: text!("Seed-OSS: <seed:think>…</seed:think>; output may begin inside reasoning."),
     },
     Reasoning {
@@ -84,6 +89,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("MiniMax-M3: <mm:think>…</mm:think>."),
     },
     Reasoning {
@@ -94,6 +100,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("Mistral: [THINK]…[/THINK] (v13+) or <think>…</think> (v11); [TOOL_CALLS] ends reasoning."),
     },
     Reasoning {
@@ -104,6 +111,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\"."),
     },
     HUNYUAN_A13B,
@@ -115,6 +123,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<response>\n", "<response>", "\n</response>", "</response>"],
         implicit_start: true,
         calls_end: true,
+        strip_tail: false,
         description: text!("ERNIE-4.5 thinking: reasoning until </think>; the answer's <response>…</response> framing is dropped."),
     },
     Reasoning {
@@ -125,6 +134,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("Gemma 4: <|channel>thought\\n…<channel|> (the `thought` label is dropped)."),
     },
     Reasoning {
@@ -135,6 +145,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|open|>response<|sep|>", "<|close|>response<|sep|>"],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("Kimi K3 XTML: <|open|>think<|sep|>…<|close|>think<|sep|>; the response channel's framing is dropped."),
     },
     Reasoning {
@@ -145,6 +156,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|im_end|>"],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("MiniCPM-V: <think>…</think>; <|im_end|> is dropped."),
     },
     Reasoning {
@@ -155,6 +167,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>."),
     },
     Reasoning {
@@ -165,6 +178,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|message_model|>", "<|content_text|>", "<|end_message|>", "<|content_model_end_sampling|>"],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped."),
     },
     Reasoning {
@@ -175,6 +189,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>"],
         implicit_start: false,
         calls_end: true,
+        strip_tail: false,
         description: text!("Command A: <|START_THINKING|>…<|END_THINKING|>; response/text framing is dropped."),
     },
     channels("openai_gptoss", &["gpt_oss"], "gpt-oss Harmony: the `analysis` channel is reasoning, read by the `openai` family."),

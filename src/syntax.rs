@@ -108,6 +108,8 @@ pub struct Syntax<'a> {
     pub start: &'a [&'a str],
     /// Open a payload and belong to it (e.g. `{` for bare JSON).
     pub bare: &'a [&'a str],
+    /// Like `bare`, but only inside a section (dots' JSON fallback `{` in its call block).
+    pub section_bare: &'a [&'a str],
     /// Close a payload; consumed after it, optional.
     pub end: &'a [&'a str],
     /// Swallowed in content (role and turn tokens that are not text).
@@ -127,6 +129,7 @@ impl Syntax<'_> {
         section_end: &[],
         start: &[],
         bare: &[],
+        section_bare: &[],
         end: &[],
         ignore: &[],
         reasoning: None,
@@ -160,5 +163,7 @@ pub struct Reasoning<'a> {
     pub implicit_start: bool,
     /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
     pub calls_end: bool,
+    /// Whitespace at the end of a reasoning block is dropped (Step-3.5).
+    pub strip_tail: bool,
     pub description: &'a str,
 }

@@ -15,6 +15,7 @@ static INKLING_THINKING: Reasoning = Reasoning {
     ignore: &[],
     implicit_start: false,
     calls_end: true,
+    strip_tail: false,
     description: text!("<|content_thinking|> blocks."),
 };
 
@@ -26,6 +27,7 @@ static COHERE_THINKING: Reasoning = Reasoning {
     ignore: &[],
     implicit_start: false,
     calls_end: true,
+    strip_tail: false,
     description: text!("<|START_THINKING|>…<|END_THINKING|>."),
 };
 

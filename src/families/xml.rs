@@ -4,17 +4,22 @@
 //! the `Syntax` markers around calls (sections, handled by the sequencer).
 
 use crate::engine::Reader;
+use crate::json::call::CallsReader;
 use crate::sink::IdStyle::Prefixed;
-use crate::syntax::{Family, Payload, Syntax};
+use crate::syntax::{Family, JsonShape, Payload, Syntax, Wrapper};
 use crate::xml::m3::M3Reader;
 use crate::xml::muse::{MuseReader, MuseSyntax};
 use crate::xml::xtml::XtmlReader;
 use crate::xml::{Key, Name, XmlSyntax};
 
-/// Qwen3-Coder: `<function=NAME>` `<parameter=KEY>`\nV\n`</parameter>` `</function>`.
+/// Qwen3-Coder: `<function=NAME>` `<parameter=KEY>`\nV\n`</parameter>` `</function>`. Parameter
+/// tags may carry spaces (`< parameter = k >`, `< / parameter >`), as vLLM's pattern allows.
 const QWEN: XmlSyntax = XmlSyntax {
-    param_open: &["<parameter="],
-    param_close: &["</parameter>"],
+    param_open: &["<parameter=", "< parameter=", "<parameter =", "< parameter ="],
+    param_close: &[
+        "</parameter>", "< / parameter >", "< /parameter>", "</ parameter>", "</parameter >",
+        "< / parameter>", "< /parameter >", "</ parameter >",
+    ],
     call_close: &["</function>"],
     stops: &["</tool_call>"],
     soft_stops: &["<tool_call>", "<function="],
@@ -76,8 +81,15 @@ const MINIMAX: XmlSyntax = XmlSyntax {
     soft_stops: &["<invoke name="],
     ..XmlSyntax::NONE
 };
-/// dots.llm: MiniMax-style invokes in `<dots_function_call>`.
+/// dots.llm: MiniMax-style invokes in `<dots_function_call>`, or a JSON `{"name", "arguments"}` body.
 const DOTS: XmlSyntax = XmlSyntax { stops: &["</dots_function_call>"], ..MINIMAX };
+fn dots(bare: bool) -> Box<dyn Reader> {
+    if bare {
+        Box::new(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, true))
+    } else {
+        crate::xml::reader(&DOTS, false)
+    }
+}
 
 /// DeepSeek DSML: `<｜DSML｜invoke name="N">` `<｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>`.
 const DSML: XmlSyntax = XmlSyntax {
@@ -87,6 +99,8 @@ const DSML: XmlSyntax = XmlSyntax {
     stops: &["</｜DSML｜function_calls>", "</｜DSML｜tool_calls>", "</｜DSML｜toolcalls>", "</｜DSML｜tool>"],
     soft_stops: &["<｜DSML｜invoke name="],
     json_values: true,
+    unwrap: &["arguments", "input"],
+    unwrap_needs_tools: true,
     ..XmlSyntax::NONE
 };
 /// DeepSeek-V4.1: DSML with a space after `｜DSML｜`.
@@ -113,14 +127,16 @@ const STEP3: XmlSyntax = XmlSyntax {
     ..XmlSyntax::NONE
 };
 
-/// MiniCPM 5: `<function name="N">` `<param name="K">V</param>` `</function>`; BPE-collapsed
-/// `<functionname=` spellings; CDATA values.
+/// MiniCPM 5: `<function name="N">` `<param name="K">V</param>` `</function>`; BPE-space
+/// spellings (`<functionname=`, `<functionĠname=`); CDATA values.
+const MINICPM5_START: &[&str] = &["<function name=", "<functionname=", "<functionĠname="];
 const MINICPM5: XmlSyntax = XmlSyntax {
-    param_open: &["<param name=", "<paramname="],
+    param_open: &["<param name=", "<paramname=", "<paramĠname="],
     param_close: &["</param>"],
     call_close: &["</function>"],
-    soft_stops: &["<function name=", "<functionname="],
+    soft_stops: MINICPM5_START,
     cdata: true,
+    unwrap: &["properties"],
     ..XmlSyntax::NONE
 };
 
@@ -168,7 +184,12 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "qwen3_coder",
         aliases: &["qwen3_xml"],
-        models: names!["Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-Coder-480B-A35B-Instruct"],
+        models: names![
+            "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+            "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+            "Qwen/Qwen3.5-397B-A17B",
+            "Qwen/Qwen3.6-35B-A3B"
+        ],
         description: text!("Qwen3-Coder XML: <tool_call><function=NAME><parameter=K>\\nV\\n</parameter></function></tool_call>; values typed by the tool schema."),
         syntax: QWEN_SYNTAX,
         id_style: Prefixed,
@@ -177,15 +198,15 @@ pub static FAMILIES: &[Family] = &[
         id: "step5",
         aliases: &[],
         models: names![],
-        description: text!("Step 5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…)."),
+        description: text!("Step 5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…); content whitespace kept as is."),
         syntax: QWEN_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "step3p5",
         aliases: &[],
-        models: names!["stepfun-ai/Step-3.5-Flash"],
-        description: text!("Step-3.5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…)."),
+        models: names!["stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash"],
+        description: text!("Step-3.5/3.7-Flash: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…); its reasoning (step3p5) is always on."),
         syntax: QWEN_SYNTAX,
         id_style: Prefixed,
     },
@@ -200,7 +221,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "mimo",
         aliases: &[],
-        models: names!["XiaomiMiMo/MiMo-V2-Flash"],
+        models: names!["XiaomiMiMo/MiMo-V2-Flash", "XiaomiMiMo/MiMo-V2.6"],
         description: text!("MiMo: Qwen3-Coder XML with verbatim values (no newline trimming)."),
         syntax: qwen_syntax(&MIMO, &["<tool_call>"], &["</tool_call>"]),
         id_style: Prefixed,
@@ -216,7 +237,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "glm47",
         aliases: &[],
-        models: names!["zai-org/GLM-4.7", "zai-org/GLM-4.7-Flash"],
+        models: names!["zai-org/GLM-4.7", "zai-org/GLM-4.7-Flash", "zai-org/GLM-5"],
         description: text!("GLM-4.7/5: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>; values verbatim, typed by the schema."),
         syntax: GLM_SYNTAX,
         id_style: Prefixed,
@@ -285,12 +306,13 @@ pub static FAMILIES: &[Family] = &[
         id: "dots",
         aliases: &[],
         models: names!["rednote-hilab/dots.llm1.inst"],
-        description: text!("dots.llm: <dots_function_call><invoke name=N><parameter name=K>V</parameter></invoke></dots_function_call>."),
+        description: text!("dots.llm: <dots_function_call><invoke name=N><parameter name=K>V</parameter></invoke></dots_function_call>, or a JSON {\"name\", \"arguments\"} body."),
         syntax: Syntax {
             section: &["<dots_function_call>"],
             section_end: &["</dots_function_call>"],
             start: &["<invoke name="],
-            payload: Payload::Xml(&DOTS),
+            section_bare: &["{"],
+            payload: Payload::Custom(dots),
             ..Syntax::NONE
         },
         id_style: Prefixed,
@@ -299,8 +321,8 @@ pub static FAMILIES: &[Family] = &[
         id: "minicpm5",
         aliases: &[],
         models: names![],
-        description: text!("MiniCPM 5: <function name=\"N\"><param name=\"K\">V</param></function>, repeated for parallel calls."),
-        syntax: Syntax { start: &["<function name=", "<functionname="], payload: Payload::Xml(&MINICPM5), ..Syntax::NONE },
+        description: text!("MiniCPM 5: <function name=\"N\"><param name=\"K\">V</param></function>, repeated for parallel calls; a lone `properties` dict is unwrapped."),
+        syntax: Syntax { start: MINICPM5_START, payload: Payload::Xml(&MINICPM5), ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {
@@ -323,7 +345,7 @@ pub static FAMILIES: &[Family] = &[
         id: "deepseek_v32",
         aliases: &[],
         models: names!["deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V3.2-Exp"],
-        description: text!("DeepSeek-V3.2 DSML: <｜DSML｜function_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>…."),
+        description: text!("DeepSeek-V3.2 DSML: <｜DSML｜function_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>…; string=\"false\" values are JSON."),
         syntax: dsml_syntax(&DSML, &["<｜DSML｜function_calls>"], &["</｜DSML｜function_calls>"], &["<｜DSML｜invoke name="]),
         id_style: Prefixed,
     },
