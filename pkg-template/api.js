@@ -4,12 +4,12 @@
 // JSON.stringify and one JSON.parse per call (a push giving one event skips JSON: `events`).
 import {
   parse as wasmParse,
-  parsers as wasmParsers,
   detectParser as wasmDetectParser,
   sniffParser as wasmSniffParser,
   classify as wasmClassify,
   ToolCallParser as WasmParser,
 } from "./dist/toolwire.js";
+import * as meta from "./meta.js";
 
 /** Options as JSON text: an options object, or a parser name. */
 export function optionsJson(options) {
@@ -21,9 +21,16 @@ export function parse(text, options) {
   return JSON.parse(wasmParse(String(text), optionsJson(options)));
 }
 
-/** Every parser family: `[{id, aliases, models, description}]`. */
+const copy = (list) => list.map((x) => ({ ...x, aliases: [...x.aliases], ...(x.models && { models: [...x.models] }) }));
+
+/** Every parser family: `[{id, aliases, models, description}]` (a fresh copy). */
 export function parsers() {
-  return JSON.parse(wasmParsers());
+  return copy(meta.parsers);
+}
+
+/** Every reasoning parser (vLLM `--reasoning-parser` names): `[{id, aliases, description}]`. */
+export function reasoningParsers() {
+  return copy(meta.reasoningParsers);
 }
 
 /** The parser id for a model name, or null when unknown. */

@@ -124,6 +124,11 @@ export function parse(text: string, options?: ParserOptions | string): ParseResu
 /** Every parser family. */
 export function parsers(): ParserInfo[];
 
+export interface ReasoningParserInfo { id: string; aliases: string[]; description: string }
+
+/** Every reasoning parser (vLLM `--reasoning-parser` names), for the `reasoning` option. */
+export function reasoningParsers(): ReasoningParserInfo[];
+
 /** The parser id for a model name (most specific match), or null when unknown. */
 export function detectParser(model: string): string | null;
 

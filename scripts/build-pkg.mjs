@@ -1,7 +1,8 @@
 // Assembles pkg/ (the npm package) from wasm-bindgen's output and pkg-template/.
 //   node scripts/build-pkg.mjs <wasm-bindgen out dir>
-// Steps: wasm-opt -Oz, copy the template, stamp the version from Cargo.toml, check the size
-// budget (contract §7: at most 256 KiB raw and 100 KiB gzip), fail when over.
+// Steps: wasm-opt -Oz, copy the template, stamp the version from Cargo.toml, generate meta.js
+// (the registry's documentation), check the size budget (contract §7: at most 256 KiB raw and
+// 100 KiB gzip), fail when over.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -41,7 +42,17 @@ for (const name of readdirSync(join(root, "pkg-template"))) {
   }
 }
 
-// 3. The size budget.
+// 3. The registry's documentation (family and reasoning descriptions, model names), generated
+// from the Rust registry by a native run: the wasm leaves these texts out.
+const meta = JSON.parse(execFileSync("cargo", ["run", "--quiet", "--example", "meta"], { cwd: root, encoding: "utf8" }));
+writeFileSync(join(pkg, "meta.js"), [
+  "// Generated from the Rust registry by scripts/build-pkg.mjs (cargo run --example meta). Do not edit.",
+  `export const parsers = ${JSON.stringify(meta.parsers)};`,
+  `export const reasoningParsers = ${JSON.stringify(meta.reasoningParsers)};`,
+  "",
+].join("\n"));
+
+// 4. The size budget.
 const wasm = readFileSync(join(dist, "toolwire_bg.wasm"));
 const gz = gzipSync(wasm, { level: 9 }).length;
 const kib = (n) => (n / 1024).toFixed(1) + " KiB";

@@ -16,7 +16,7 @@ if [ "${1:-}" = release ]; then
   if debian_ok; then
     RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none" \
       CARGO_TARGET_DIR=target/small debian build --release --lib --no-default-features \
-      --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort >&2
+      --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size >&2
     echo target/small/wasm32-unknown-unknown/release/toolwire.wasm
   else
     echo "cargo-wasm: Debian's rustc-web is missing (scripts/setup.sh installs it); building with rustup: the wasm will be larger" >&2

@@ -76,6 +76,8 @@ struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
     held: String,
     calls_at_open: usize,
+    /// Inside text between calls (whitespace there is text, not framing).
+    text: bool,
 }
 
 struct PayloadState {
@@ -153,6 +155,7 @@ impl Engine {
             section_set
                 .add_all(syntax.start, Act::Start)
                 .add_all(syntax.bare, Act::Bare)
+                .add_all(syntax.section_bare, Act::Bare)
                 .add_all(syntax.section_end, Act::SectionEnd)
                 .add_all(syntax.section, Act::Ignore)
                 .add_all(syntax.ignore, Act::Ignore);
@@ -227,6 +230,10 @@ impl Engine {
     /// Ends the input: flushes held text, ends or rejects an open payload.
     pub fn finish(&mut self, sink: &mut Sink) {
         self.run(true, sink);
+        if sink.held_reasoning_ws() > 0 {
+            // Trailing reasoning whitespace at the end of the output: dropped (framing).
+            self.acct.record(self.base, SpanKind::Markup, sink);
+        }
         if sink.in_call() {
             sink.end_call_truncated();
         }
@@ -265,7 +272,11 @@ impl Engine {
                 let acct = &mut self.acct;
                 let mut emit = |sink: &mut Sink, s: &str| {
                     if reasoning { sink.reasoning(s) } else { sink.text(s) }
-                    acct.record(off + s.len(), kind, sink);
+                    let tail = if reasoning { sink.held_reasoning_ws() } else { 0 };
+                    acct.record(off + s.len() - tail, kind, sink);
+                    if tail > 0 {
+                        acct.hold_tail(off + s.len());
+                    }
                 };
                 match set.find(input, eof) {
                     Hit::None => {
@@ -291,7 +302,7 @@ impl Engine {
                             Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
                             Act::ThinkEnd => self.mode = Mode::Text { reasoning: false },
                             Act::Section => {
-                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started() });
+                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started(), text: false });
                                 self.mode = Mode::Section;
                             }
                             Act::Start => {
@@ -324,7 +335,10 @@ impl Engine {
                 let open = sec.calls_at_open == sink.calls_started();
                 if ws > 0 {
                     // Kept only while the section holds no call (it may still turn out to be text).
-                    if open {
+                    if sec.text {
+                        sink.text(&input[..ws]);
+                        self.acct.record(off + ws, SpanKind::Text, sink);
+                    } else if open {
                         if sec.held.len() + ws > MAX_AFTER_WS {
                             self.close_section(off, sink);
                             return Some(0);
@@ -343,10 +357,18 @@ impl Engine {
                     }
                     return None;
                 }
+                if eof && sec.calls_at_open != sink.calls_started() && self.section_set.at_start(input, false).is_err() {
+                    // The output ends inside a marker after the section's calls: markup, cut off.
+                    self.acct.record(off + input.len(), SpanKind::Markup, sink);
+                    self.section = None;
+                    self.mode = Mode::Text { reasoning: false };
+                    return Some(input.len());
+                }
                 match self.section_set.at_start(input, eof) {
                     Err(()) => None,
                     Ok(Some(idx)) => {
                         let len = self.section_set.text(idx).len();
+                        sec.text = false;
                         match self.section_set.act(idx) {
                             Act::SectionEnd => self.acct.record(off + len, SpanKind::Markup, sink),
                             act => {
@@ -377,8 +399,20 @@ impl Engine {
                         }
                         Some(len)
                     }
+                    Ok(None) if sec.calls_at_open < sink.calls_started() => {
+                        // Text between the calls of a section is content; the section (and its
+                        // closing marker) goes on.
+                        let at = match self.section_set.find(input, eof) {
+                            Hit::Found { at, .. } | Hit::Hold { at } => at,
+                            Hit::None => input.len(),
+                        };
+                        sink.text(&input[..at]);
+                        self.acct.record(off + at, SpanKind::Text, sink);
+                        sec.text = true;
+                        if at == 0 { None } else { Some(at) }
+                    }
                     Ok(None) => {
-                        // Text inside a section: the section was prose (no call yet) or is over.
+                        // Text inside a section that holds no call: it was prose.
                         self.close_section(off, sink);
                         Some(0)
                     }
@@ -512,6 +546,11 @@ impl Engine {
                     Ok(None)
                 } else if input.is_empty() {
                     return None;
+                } else if eof && self.end_set.at_start(input, false).is_err() {
+                    // The output ends inside the closing marker: markup, cut off (vLLM strips it).
+                    self.acct.record(off + input.len(), SpanKind::Markup, sink);
+                    self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
+                    return Some(input.len());
                 } else {
                     self.end_set.at_start(input, eof)
                 };
@@ -573,7 +612,7 @@ impl Engine {
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
                 // The enclosing section held no call either: it was text too.
-                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0 });
+                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0, text: false });
                 if !drop {
                     sink.text(&sec.held);
                 }

@@ -18,6 +18,22 @@
 
 pub mod channels;
 pub mod classify;
+/// Documentation text (family and reasoning descriptions): the value natively; empty in the
+/// wasm, which ships it as generated JS instead (`pkg/meta.js`, see scripts/build-pkg.mjs) to
+/// stay within its size budget. Const-evaluated, so the text never reaches the wasm.
+macro_rules! text {
+    ($s:expr) => {
+        if cfg!(target_arch = "wasm32") { "" } else { $s }
+    };
+}
+
+/// Documentation lists (public model names); see `text!`.
+macro_rules! names {
+    ($($s:expr),* $(,)?) => {
+        if cfg!(target_arch = "wasm32") { &[] as &[&str] } else { &[$($s),*] }
+    };
+}
+
 pub mod detect;
 pub mod engine;
 pub mod event;
@@ -32,6 +48,7 @@ pub mod scan;
 pub mod schema;
 pub mod sink;
 pub mod spans;
+pub mod sse;
 mod small;
 pub mod template;
 pub mod syntax;

@@ -156,7 +156,8 @@ impl ToolCallParser {
         let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
         engine.set_policy(&family.syntax, &policy);
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
-        let sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
+        let mut sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
+        sink.strip_reasoning_tail = reasoning.is_some_and(|r| r.strip_tail);
         Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, keep: policy.keep })
     }
 

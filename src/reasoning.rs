@@ -23,15 +23,29 @@ const END_THINK: &[&str] = &["</think>"];
 
 /// `<think>`/`</think>` reasoning; `implicit`: output begins inside it.
 const fn think(id: &'static str, aliases: &'static [&'static str], implicit: bool, description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, description }
+    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, strip_tail: false, description: text!(description) }
 }
 
 /// Reasoning read by a family's channel reader: no markers here.
 const fn channels(id: &'static str, aliases: &'static [&'static str], description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, description }
+    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, strip_tail: false, description: text!(description) }
 }
 
 /// Every reasoning parser.
+/// Hunyuan-A13B; also the `hunyuan_a13b` tool family's own reasoning (its tool parser ignores
+/// tool blocks inside `<think>`).
+pub const HUNYUAN_A13B: Reasoning<'static> = Reasoning {
+    id: "hunyuan_a13b",
+    aliases: &[],
+    start: &["<think>\n", "<think>"],
+    end: &["\n</think>\n", "\n</think>", "</think>\n", "</think>"],
+    ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
+    implicit_start: false,
+    calls_end: false,
+    strip_tail: false,
+    description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
+};
+
 pub static REASONING: &[Reasoning<'static>] = &[
     think("qwen3", &["mimo", "nemotron_v3"], false, "<think>…</think>; output starts as content; a tool call ends reasoning."),
     think("deepseek_r1", &["step5", "holo2"], true, "<think>…</think>; output may begin inside reasoning with no <think>."),
@@ -47,7 +61,10 @@ pub static REASONING: &[Reasoning<'static>] = &[
     think("kimi_k2", &[], true, "Kimi K2: reasoning until </think>; <|tool_calls_section_begin|> ends it."),
     think("minimax_m2", &[], true, "MiniMax-M2: the prompt opens <think>; reasoning until </think>."),
     think("step3", &[], true, "Step-3: reasoning until </think>."),
-    think("step3p5", &[], true, "Step-3.5: <think> always on (pre-filled); reasoning until </think>."),
+    Reasoning {
+        strip_tail: true,
+        ..think("step3p5", &[], true, "Step-3.5: <think> always on (pre-filled); reasoning until </think>; its trailing whitespace is dropped.")
+    },
     think("olmo3", &[], true, "Olmo 3 Think: <think>…</think>; output may begin inside reasoning."),
     think("poolside_v1", &[], false, "Poolside v1: <think>…</think>."),
     think("granite_thinking_parser", &[], false, "Granite thinking models: <think>…</think>."),
@@ -61,7 +78,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: true,
         calls_end: true,
-        description: "Seed-OSS: <seed:think>…</seed:think>; output may begin inside reasoning.",
+        strip_tail: false,
+        description: text!("Seed-OSS: <seed:think>…</seed:think>; output may begin inside reasoning."),
     },
     Reasoning {
         id: "minimax_m3",
@@ -71,7 +89,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "MiniMax-M3: <mm:think>…</mm:think>.",
+        strip_tail: false,
+        description: text!("MiniMax-M3: <mm:think>…</mm:think>."),
     },
     Reasoning {
         id: "mistral",
@@ -81,7 +100,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "Mistral: [THINK]…[/THINK] (v13+) or <think>…</think> (v11); [TOOL_CALLS] ends reasoning.",
+        strip_tail: false,
+        description: text!("Mistral: [THINK]…[/THINK] (v13+) or <think>…</think> (v11); [TOOL_CALLS] ends reasoning."),
     },
     Reasoning {
         id: "granite",
@@ -91,18 +111,10 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\".",
+        strip_tail: false,
+        description: text!("Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\"."),
     },
-    Reasoning {
-        id: "hunyuan_a13b",
-        aliases: &[],
-        start: &["<think>\n", "<think>"],
-        end: &["\n</think>\n", "\n</think>", "</think>\n", "</think>"],
-        ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
-        implicit_start: false,
-        calls_end: false,
-        description: "Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning.",
-    },
+    HUNYUAN_A13B,
     Reasoning {
         id: "ernie45",
         aliases: &[],
@@ -111,7 +123,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<response>\n", "<response>", "\n</response>", "</response>"],
         implicit_start: true,
         calls_end: true,
-        description: "ERNIE-4.5 thinking: reasoning until </think>; the answer's <response>…</response> framing is dropped.",
+        strip_tail: false,
+        description: text!("ERNIE-4.5 thinking: reasoning until </think>; the answer's <response>…</response> framing is dropped."),
     },
     Reasoning {
         id: "gemma4",
@@ -121,7 +134,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "Gemma 4: <|channel>thought\\n…<channel|> (the `thought` label is dropped).",
+        strip_tail: false,
+        description: text!("Gemma 4: <|channel>thought\\n…<channel|> (the `thought` label is dropped)."),
     },
     Reasoning {
         id: "kimi_k3",
@@ -131,7 +145,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|open|>response<|sep|>", "<|close|>response<|sep|>"],
         implicit_start: false,
         calls_end: true,
-        description: "Kimi K3 XTML: <|open|>think<|sep|>…<|close|>think<|sep|>; the response channel's framing is dropped.",
+        strip_tail: false,
+        description: text!("Kimi K3 XTML: <|open|>think<|sep|>…<|close|>think<|sep|>; the response channel's framing is dropped."),
     },
     Reasoning {
         id: "minicpmv",
@@ -141,7 +156,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|im_end|>"],
         implicit_start: false,
         calls_end: true,
-        description: "MiniCPM-V: <think>…</think>; <|im_end|> is dropped.",
+        strip_tail: false,
+        description: text!("MiniCPM-V: <think>…</think>; <|im_end|> is dropped."),
     },
     Reasoning {
         id: "plamo3",
@@ -151,7 +167,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &[],
         implicit_start: false,
         calls_end: true,
-        description: "PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>.",
+        strip_tail: false,
+        description: text!("PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>."),
     },
     Reasoning {
         id: "inkling",
@@ -161,7 +178,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|message_model|>", "<|content_text|>", "<|end_message|>", "<|content_model_end_sampling|>"],
         implicit_start: false,
         calls_end: true,
-        description: "Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped.",
+        strip_tail: false,
+        description: text!("Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped."),
     },
     Reasoning {
         id: "cohere_command3",
@@ -171,7 +189,8 @@ pub static REASONING: &[Reasoning<'static>] = &[
         ignore: &["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>"],
         implicit_start: false,
         calls_end: true,
-        description: "Command A: <|START_THINKING|>…<|END_THINKING|>; response/text framing is dropped.",
+        strip_tail: false,
+        description: text!("Command A: <|START_THINKING|>…<|END_THINKING|>; response/text framing is dropped."),
     },
     channels("openai_gptoss", &["gpt_oss"], "gpt-oss Harmony: the `analysis` channel is reasoning, read by the `openai` family."),
     channels("muse", &["musespark1x", "muse_glimmer"], "Muse: `to=self` messages are reasoning, read by the `muse` families."),
@@ -219,4 +238,29 @@ mod tests {
         assert_eq!(find("Deepseek-R1").map(|r| r.id), Some("deepseek_r1"));
         assert!(find("nope").is_none());
     }
+}
+
+/// `[{id, aliases, description}]` for every reasoning parser, as JSON.
+pub fn to_json() -> String {
+    use crate::json::write::push_json_string;
+    let mut out = String::from("[");
+    for (i, r) in REASONING.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"id\":");
+        push_json_string(&mut out, r.id);
+        out.push_str(",\"aliases\":[");
+        for (j, a) in r.aliases.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            push_json_string(&mut out, a);
+        }
+        out.push_str("],\"description\":");
+        push_json_string(&mut out, r.description);
+        out.push('}');
+    }
+    out.push(']');
+    out
 }

@@ -48,7 +48,15 @@ pub struct Sink {
     pub in_reader: bool,
     reader_text: usize,
     reader_reasoning: usize,
+    /// Drop the whitespace that ends a reasoning block (Step-3.5).
+    pub strip_reasoning_tail: bool,
+    /// With `strip_reasoning_tail`: the reasoning's trailing whitespace so far, emitted when
+    /// more reasoning follows, dropped when anything else does (at most `MAX_REASONING_WS`).
+    reasoning_ws: String,
 }
+
+/// Trailing reasoning whitespace held at most; a longer run is emitted but for its last bytes.
+const MAX_REASONING_WS: usize = 256;
 
 impl Sink {
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
@@ -65,6 +73,8 @@ impl Sink {
             in_reader: false,
             reader_text: 0,
             reader_reasoning: 0,
+            strip_reasoning_tail: false,
+            reasoning_ws: String::new(),
         }
     }
 
@@ -189,6 +199,7 @@ impl Sink {
             return;
         }
         self.reader_text += if self.in_reader { s.len() } else { 0 };
+        self.reasoning_ws.clear();
         if let Some(Event::Text(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {
@@ -196,7 +207,31 @@ impl Sink {
         }
     }
 
+    /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
+    pub fn held_reasoning_ws(&self) -> usize {
+        self.reasoning_ws.len()
+    }
+
     pub fn reasoning(&mut self, s: &str) {
+        if !self.strip_reasoning_tail {
+            return self.push_reasoning(s);
+        }
+        let body = s.trim_end_matches(|c: char| c.is_ascii_whitespace());
+        if !body.is_empty() {
+            let ws = core::mem::take(&mut self.reasoning_ws);
+            self.push_reasoning(&ws);
+            self.push_reasoning(body);
+        }
+        self.reasoning_ws.push_str(&s[body.len()..]);
+        let over = self.reasoning_ws.len().saturating_sub(MAX_REASONING_WS);
+        if over > 0 {
+            // ASCII whitespace: any byte count is a char boundary.
+            let head: String = self.reasoning_ws.drain(..over).collect();
+            self.push_reasoning(&head);
+        }
+    }
+
+    fn push_reasoning(&mut self, s: &str) {
         if s.is_empty() {
             return;
         }
@@ -223,6 +258,7 @@ impl Sink {
     /// Starts a call. `id` overrides the generated id (e.g. Kimi's `functions.NAME:IDX`).
     /// An open call is ended first. Returns the call index.
     pub fn start_call(&mut self, name: &str, id: Option<String>) -> usize {
+        self.reasoning_ws.clear();
         if self.open.is_some() {
             self.end_call_incomplete(Label::MalformedJson, "a new call began before this one ended");
         }

@@ -50,7 +50,22 @@ impl Accounting {
     #[inline(always)]
     pub fn hold(&mut self, _end: usize, _as_text: bool) {}
     #[inline(always)]
+    pub fn hold_tail(&mut self, _end: usize) {}
+    #[inline(always)]
     pub fn record(&mut self, _end: usize, _kind: SpanKind, _sink: &Sink) {}
+}
+
+/// How a held segment is attributed when the next `record` releases it as `kind`.
+#[cfg(feature = "spans")]
+#[derive(Clone, Copy, PartialEq)]
+enum Held {
+    /// As `kind`.
+    AsTold,
+    /// A swallowed marker: markup when released as text, reasoning or dropped.
+    Marker,
+    /// Reasoning's trailing whitespace held by the sink (Step-3.5): reasoning when more
+    /// reasoning follows, else markup (the sink drops it).
+    Tail,
 }
 
 #[cfg(feature = "spans")]
@@ -59,9 +74,8 @@ struct Recorder {
     list: Vec<Span>,
     /// Bytes attributed so far.
     done: usize,
-    /// Bytes held undecided after `done`: segment ends, and whether the segment becomes text
-    /// when the hold is released as text (a swallowed marker inside a held section does not).
-    pending: Vec<(usize, bool)>,
+    /// Bytes held undecided after `done`: segment ends, and what each becomes on release.
+    pending: Vec<(usize, Held)>,
     /// Reader-emitted (text, reasoning) bytes already attributed.
     seen: (usize, usize),
 }
@@ -81,10 +95,20 @@ impl Accounting {
     /// after a payload): their fate comes with the next `record`.
     #[inline]
     pub fn hold(&mut self, end: usize, as_text: bool) {
+        self.hold_as(end, if as_text { Held::AsTold } else { Held::Marker });
+    }
+
+    /// Bytes up to `end` are reasoning whitespace the sink holds back (`strip_reasoning_tail`).
+    #[inline]
+    pub fn hold_tail(&mut self, end: usize) {
+        self.hold_as(end, Held::Tail);
+    }
+
+    fn hold_as(&mut self, end: usize, held: Held) {
         let Some(r) = self.0.as_mut() else { return };
         match r.pending.last_mut() {
-            Some((e, t)) if *t == as_text => *e = (*e).max(end),
-            _ => r.pending.push((end, as_text)),
+            Some((e, h)) if *h == held => *e = (*e).max(end),
+            _ => r.pending.push((end, held)),
         }
     }
 
@@ -93,10 +117,18 @@ impl Accounting {
     #[inline]
     pub fn record(&mut self, end: usize, kind: SpanKind, sink: &Sink) {
         let Some(r) = self.0.as_mut() else { return };
-        for (e, as_text) in core::mem::take(&mut r.pending) {
-            let k = match kind {
-                SpanKind::Text | SpanKind::Reasoning | SpanKind::Dropped if !as_text => SpanKind::Markup,
-                k => k,
+        let pending = core::mem::take(&mut r.pending);
+        for (i, &(e, held)) in pending.iter().enumerate() {
+            if e > end {
+                // Held past `end` (the sink released part of a held tail): the rest stays held.
+                r.pending.extend_from_slice(&pending[i..]);
+                break;
+            }
+            let k = match (held, kind) {
+                (Held::Marker, SpanKind::Text | SpanKind::Reasoning | SpanKind::Dropped) => SpanKind::Markup,
+                (Held::Tail, SpanKind::Reasoning) => SpanKind::Reasoning,
+                (Held::Tail, _) => SpanKind::Markup,
+                (_, k) => k,
             };
             r.push(e, k, (0, 0));
         }

@@ -55,6 +55,9 @@ pub struct NamedJson {
     pub args_open: &'static [&'static str],
     /// Skipped (after optional whitespace) after the JSON, when present.
     pub args_close: &'static [&'static str],
+    /// Markers that may stand where the arguments JSON is expected: the arguments are empty
+    /// (`{}`, as vLLM reads an empty body). Not consumed here.
+    pub empty_at: &'static [&'static str],
     /// A `TYPE<sep>` prefix before the name (DeepSeek V3 `function<｜tool▁sep｜>`).
     pub type_sep: Option<&'static str>,
     /// The header is an id like `functions.NAME:IDX`: the id is kept and the name extracted.
@@ -68,6 +71,7 @@ impl NamedJson {
         name_stop: &[],
         args_open: &[],
         args_close: &[],
+        empty_at: &[],
         type_sep: None,
         kimi_header: false,
     };
@@ -104,6 +108,8 @@ pub struct Syntax<'a> {
     pub start: &'a [&'a str],
     /// Open a payload and belong to it (e.g. `{` for bare JSON).
     pub bare: &'a [&'a str],
+    /// Like `bare`, but only inside a section (dots' JSON fallback `{` in its call block).
+    pub section_bare: &'a [&'a str],
     /// Close a payload; consumed after it, optional.
     pub end: &'a [&'a str],
     /// Swallowed in content (role and turn tokens that are not text).
@@ -123,6 +129,7 @@ impl Syntax<'_> {
         section_end: &[],
         start: &[],
         bare: &[],
+        section_bare: &[],
         end: &[],
         ignore: &[],
         reasoning: None,
@@ -156,5 +163,7 @@ pub struct Reasoning<'a> {
     pub implicit_start: bool,
     /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
     pub calls_end: bool,
+    /// Whitespace at the end of a reasoning block is dropped (Step-3.5).
+    pub strip_tail: bool,
     pub description: &'a str,
 }

@@ -8,7 +8,12 @@
 
 use crate::event::{events_to_json, Event};
 use crate::parser::{Options, ToolCallParser};
+use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};
 use wasm_bindgen::prelude::*;
+
+/// talc: smaller than the default allocator and fast; wasm32 here is single-threaded.
+#[global_allocator]
+static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -17,10 +22,18 @@ fn start() {
 }
 
 /// Reads options JSON: an object, a parser name as a JSON string, or `null` (auto).
-fn options(json: &str) -> Result<Options, JsError> {
+fn options_value(json: &str) -> Result<crate::json::Value, JsError> {
     let json = if json.trim().is_empty() { "null" } else { json };
-    let value = crate::json::parse(json).map_err(|e| JsError::new(&format!("options: {e}")))?;
-    Options::from_json(&value).map_err(|e| JsError::new(&e.0))
+    crate::json::parse(json).map_err(|e| JsError::new(&format!("options: {e}")))
+}
+
+fn options(json: &str) -> Result<Options, JsError> {
+    Options::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))
+}
+
+/// Rewriter options: the parser options plus `cumulative`, `comments`, `maxEventBytes`.
+fn sse_options(json: &str) -> Result<SseOptions, JsError> {
+    SseOptions::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))
 }
 
 /// `parse(text, optionsJson)`: the one-shot result `{content, reasoning, toolCalls, diagnostics}` as JSON.
@@ -106,12 +119,6 @@ fn tagged(tag: char, text: &str) -> String {
     s
 }
 
-/// Every parser family: `[{id, aliases, models, description}]` as JSON.
-#[wasm_bindgen]
-pub fn parsers() -> String {
-    crate::families::to_json()
-}
-
 /// The parser id for a model name, or `null` when unknown.
 #[wasm_bindgen(js_name = detectParser)]
 pub fn detect_parser(model: &str) -> Option<String> {
@@ -140,4 +147,53 @@ pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
     let o = options(opts)?;
     let list = crate::classify::classify_with(text, &o).map_err(|e| JsError::new(&e.0))?;
     Ok(crate::classify::to_json(&list))
+}
+
+/// The SSE rewriter (contract §6): upstream OpenAI SSE bytes in, rewritten SSE bytes out.
+/// Free it with `free()` when the stream ends.
+#[wasm_bindgen(js_name = SseRewriter)]
+pub struct JsSseRewriter {
+    inner: SseRewriter,
+}
+
+#[wasm_bindgen(js_class = SseRewriter)]
+impl JsSseRewriter {
+    /// Throws on unknown options (the message lists the valid ones).
+    #[wasm_bindgen(constructor)]
+    pub fn new(opts: &str) -> Result<JsSseRewriter, JsError> {
+        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?) })
+    }
+
+    /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.inner.push(bytes, &mut out);
+        out
+    }
+
+    /// Ends the stream: flushes held text and open calls of choices that got no finish.
+    pub fn finish(&mut self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.inner.finish(&mut out);
+        out
+    }
+
+    /// The diagnostics since the last call, as JSON: `[{label, message, index?, choice?}]`.
+    #[wasm_bindgen(js_name = takeDiagnostics)]
+    pub fn take_diagnostics(&mut self) -> String {
+        diagnostics_to_json(&self.inner.take_diagnostics())
+    }
+}
+
+/// The non-streaming rewrite of a completion body (JSON text), as JSON:
+/// `{"body": <the rewritten body text, or null when unchanged>, "diagnostics": [...]}`.
+#[wasm_bindgen(js_name = rewriteCompletionBody)]
+pub fn rewrite_completion_js(body: &str, opts: &str) -> Result<String, JsError> {
+    let r = rewrite_completion(body, &sse_options(opts)?);
+    let mut out = String::from("{\"body\":");
+    crate::event::push_opt_string(&mut out, r.body.as_deref());
+    out.push_str(",\"diagnostics\":");
+    out.push_str(&diagnostics_to_json(&r.diagnostics));
+    out.push('}');
+    Ok(out)
 }

@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use serde_json::{json, Value};
-use toolwire::wasm::{parse_js, parsers, JsToolCallParser};
+use toolwire::wasm::{parse_js, rewrite_completion_js, JsSseRewriter, JsToolCallParser};
 use wasm_bindgen::{JsCast, JsValue};
 
 fn rs(s: &str) -> Value {
@@ -130,13 +130,70 @@ fn unknown_parser_error_lists_valid_ids() {
     assert!(error_message(err.into()).contains("qwen3"));
 }
 
+/// Recorded upstream streams (tests/sse) and their options.
+const SSE_CASES: &str = include_str!("sse/cases.json");
+const SSE_STREAMS: &[(&str, &[u8])] = &[
+    ("hermes-qwen25.sse", include_bytes!("sse/hermes-qwen25.sse")),
+    ("qwen3-coder.sse", include_bytes!("sse/qwen3-coder.sse")),
+    ("n2.sse", include_bytes!("sse/n2.sse")),
+    ("crlf-comments.sse", include_bytes!("sse/crlf-comments.sse")),
+    ("truncated.sse", include_bytes!("sse/truncated.sse")),
+];
+
+fn sse_options(file: &str) -> Value {
+    let cases: Value = serde_json::from_str(SSE_CASES).unwrap();
+    cases.as_array().unwrap().iter().find(|c| c["file"] == file).unwrap()["options"].clone()
+}
+
 #[wasm_bindgen_test]
-fn parsers_lists_every_family() {
-    let list = rs(&parsers());
-    let ids: Vec<&str> = list.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids.len(), toolwire::families::all().count());
-    assert!(ids.contains(&"hermes"));
-    for p in list.as_array().unwrap() {
-        assert!(p["aliases"].is_array() && p["models"].is_array() && p["description"].as_str().is_some_and(|d| !d.is_empty()));
+fn sse_rewriter_binding_equals_the_core_split_every_97_bytes() {
+    for (file, input) in SSE_STREAMS {
+        let opts = sse_options(file);
+        let core = {
+            let o = toolwire::sse::SseOptions::from_json(&toolwire::json::parse(&opts.to_string()).unwrap()).unwrap();
+            let mut r = toolwire::sse::SseRewriter::new(o);
+            let mut out = Vec::new();
+            r.push(input, &mut out);
+            r.finish(&mut out);
+            out
+        };
+        for cut in (0..=input.len()).step_by(97).chain([input.len()]) {
+            let mut r = JsSseRewriter::new(&opts.to_string()).unwrap();
+            let mut out = r.push(&input[..cut]);
+            out.extend(r.push(&input[cut..]));
+            out.extend(r.finish());
+            assert!(out == core, "{file}: split at {cut} differs from the core");
+        }
     }
+}
+
+#[wasm_bindgen_test]
+fn sse_rewriter_diagnostics_and_errors() {
+    let (file, input) = SSE_STREAMS.iter().find(|(f, _)| *f == "truncated.sse").unwrap();
+    let mut opts = sse_options(file);
+    opts["comments"] = json!(false);
+    let mut r = JsSseRewriter::new(&opts.to_string()).unwrap();
+    let out = r.push(input);
+    assert!(rs(&r.take_diagnostics()).as_array().unwrap().is_empty());
+    let tail = r.finish();
+    assert!(!String::from_utf8_lossy(&[out, tail].concat()).contains("toolwire"));
+    let diags = rs(&r.take_diagnostics());
+    assert_eq!(diags, json!([{"label": "truncation", "message": "`write_file`: the output ended inside the arguments", "index": 0, "choice": 0}]));
+    assert_eq!(rs(&r.take_diagnostics()), json!([]));
+    let err = JsSseRewriter::new(&json!({"parser": "nope"}).to_string()).err().unwrap();
+    assert!(error_message(err.into()).contains("unknown parser `nope`"));
+    let err = JsSseRewriter::new(&json!({"maxEventBytes": 0}).to_string()).err().unwrap();
+    assert!(error_message(err.into()).contains("maxEventBytes"));
+}
+
+#[wasm_bindgen_test]
+fn rewrite_completion_binding() {
+    let body = json!({"id": "chatcmpl-5", "choices": [{"index": 0, "message": {"role": "assistant", "content": "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"}, "finish_reason": "stop"}]});
+    let r = rs(&rewrite_completion_js(&body.to_string(), "\"hermes\"").unwrap());
+    let out: Value = serde_json::from_str(r["body"].as_str().unwrap()).unwrap();
+    assert_eq!(out["choices"][0]["message"]["tool_calls"], json!([{"id": "call_5_0", "type": "function", "function": {"name": "f", "arguments": "{}"}}]));
+    assert_eq!(out["choices"][0]["finish_reason"], "tool_calls");
+    assert_eq!(r["diagnostics"], json!([]));
+    let unchanged = rs(&rewrite_completion_js("{\"choices\": []}", "").unwrap());
+    assert_eq!(unchanged, json!({"body": null, "diagnostics": []}));
 }

@@ -2,8 +2,9 @@
 //! channels are part of the format, so they produce reasoning events without a reasoning parser.
 
 use crate::channels::harmony::{self, HarmonyReader};
+use crate::channels::inkling::{self, InklingReader};
 use crate::sink::IdStyle::Prefixed;
-use crate::syntax::JsonShape::{Array, Object};
+use crate::syntax::JsonShape::Array;
 use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
 
 static INKLING_THINKING: Reasoning = Reasoning {
@@ -14,7 +15,8 @@ static INKLING_THINKING: Reasoning = Reasoning {
     ignore: &[],
     implicit_start: false,
     calls_end: true,
-    description: "<|content_thinking|> blocks.",
+    strip_tail: false,
+    description: text!("<|content_thinking|> blocks."),
 };
 
 static COHERE_THINKING: Reasoning = Reasoning {
@@ -25,7 +27,8 @@ static COHERE_THINKING: Reasoning = Reasoning {
     ignore: &[],
     implicit_start: false,
     calls_end: true,
-    description: "<|START_THINKING|>…<|END_THINKING|>.",
+    strip_tail: false,
+    description: text!("<|START_THINKING|>…<|END_THINKING|>."),
 };
 
 /// `<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}, …]<|END_ACTION|>`; the response
@@ -43,8 +46,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "openai",
         aliases: &["harmony", "gpt_oss"],
-        models: &["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
-        description: "gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through.",
+        models: names!["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
+        description: text!("gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through."),
         syntax: Syntax {
             bare: harmony::OPEN,
             end: harmony::END,
@@ -57,13 +60,13 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "inkling",
         aliases: &[],
-        models: &[],
-        description: "Inkling: <|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content.",
+        models: names![],
+        description: text!("Inkling: <|message_model|>[name]<|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|> calls, <|content_thinking|> reasoning, <|content_text|> content."),
         syntax: Syntax {
-            start: &["<|content_invoke_tool_json|>"],
+            bare: &[inkling::MESSAGE],
+            start: &[inkling::INVOKE_JSON],
             end: &["<|end_message|>", "<|content_model_end_sampling|>"],
             ignore: &[
-                "<|message_model|>",
                 "<|content_text|>",
                 "<|content_invoke_tool_text|>",
                 "<|content_tool_error|>",
@@ -71,7 +74,7 @@ pub static FAMILIES: &[Family] = &[
                 "<|content_model_end_sampling|>",
             ],
             reasoning: Some(&INKLING_THINKING),
-            payload: Payload::Json(Object, Wrapper::STANDARD),
+            payload: Payload::Custom(InklingReader::boxed),
             ..Syntax::NONE
         },
         id_style: Prefixed,
@@ -79,16 +82,16 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "cohere_command3",
         aliases: &[],
-        models: &["CohereLabs/c4ai-command-r7b-12-2024", "CohereLabs/c4ai-command-a-03-2025", "CohereLabs/command-a-reasoning-08-2025"],
-        description: "Cohere Command R7B/A: <|START_ACTION|>[{\"tool_name\", \"parameters\"}, …]<|END_ACTION|>, <|START_THINKING|> reasoning, <|START_RESPONSE|> content.",
+        models: names!["CohereLabs/c4ai-command-r7b-12-2024", "CohereLabs/c4ai-command-a-03-2025", "CohereLabs/command-a-reasoning-08-2025"],
+        description: text!("Cohere Command R7B/A: <|START_ACTION|>[{\"tool_name\", \"parameters\"}, …]<|END_ACTION|>, <|START_THINKING|> reasoning, <|START_RESPONSE|> content."),
         syntax: COHERE,
         id_style: Prefixed,
     },
     Family {
         id: "cohere_command4",
         aliases: &[],
-        models: &[],
-        description: "Cohere Command 4 preset: as cohere_command3, plus <|START_TEXT|> content blocks.",
+        models: names![],
+        description: text!("Cohere Command 4 preset (Command A+, North Mini Code): as cohere_command3, plus <|START_TEXT|> content blocks."),
         syntax: COHERE,
         id_style: Prefixed,
     },

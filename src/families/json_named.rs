@@ -14,10 +14,19 @@ static DEEPSEEK_V3: NamedJson = NamedJson {
 };
 
 /// `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`.
-static DEEPSEEK_V31: NamedJson = NamedJson { name_close: &["<｜tool▁sep｜>"], ..NamedJson::NONE };
+static DEEPSEEK_V31: NamedJson = NamedJson {
+    name_close: &["<｜tool▁sep｜>"],
+    empty_at: &["<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>"],
+    ..NamedJson::NONE
+};
 
 /// `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
-static KIMI_K2: NamedJson = NamedJson { name_close: &["<|tool_call_argument_begin|>"], kimi_header: true, ..NamedJson::NONE };
+static KIMI_K2: NamedJson = NamedJson {
+    name_close: &["<|tool_call_argument_begin|>"],
+    empty_at: &["<|tool_call_end|>", "<|tool_calls_section_end|>"],
+    kimi_header: true,
+    ..NamedJson::NONE
+};
 
 static PLAMO3: NamedJson = NamedJson {
     name_open: &["<|plamo:begin_tool_name:plamo|>"],
@@ -28,6 +37,7 @@ static PLAMO3: NamedJson = NamedJson {
         "<|plamo:begin_tool_arguments:plamo|>",
     ],
     args_close: &["<|plamo:end_tool_arguments:plamo|>"],
+    empty_at: &["<|plamo:end_tool_arguments:plamo|>", "<|plamo:end_tool_request:plamo|>", "<|plamo:end_tool_requests:plamo|>"],
     ..NamedJson::NONE
 };
 
@@ -44,38 +54,38 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "mistral",
         aliases: &[],
-        models: &[
+        models: names![
             "mistralai/Mistral-7B-Instruct-v0.3",
             "mistralai/Mistral-Nemo-Instruct-2407",
             "mistralai/Mistral-Small-3.2-24B-Instruct-2506",
             "mistralai/Magistral-Small-2506",
             "mistralai/Devstral-Small-2507",
         ],
-        description: "Mistral: [TOOL_CALLS]NAME[ARGS]{…} (v11+, also NAME{…}) or [TOOL_CALLS] [{\"name\", \"arguments\"}, …] (pre-v11); 9-character ids.",
-        syntax: Syntax { start: &["[TOOL_CALLS]"], payload: Payload::Custom(MistralReader::boxed), ..Syntax::NONE },
+        description: text!("Mistral: [TOOL_CALLS]NAME[ARGS]{…} (v11+, also NAME{…}) or [TOOL_CALLS] [{\"name\", \"arguments\"}, …] (pre-v11, also without the marker under guided decoding); 9-character ids."),
+        syntax: Syntax { start: &["[TOOL_CALLS]"], bare: &["["], payload: Payload::Custom(MistralReader::boxed), ..Syntax::NONE },
         id_style: Alnum9,
     },
     Family {
         id: "deepseek_v3",
         aliases: &[],
-        models: &["deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324", "deepseek-ai/DeepSeek-R1-0528"],
-        description: "DeepSeek-V3/R1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME then ```json fenced arguments, inside <｜tool▁calls▁begin｜>.",
+        models: names!["deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324", "deepseek-ai/DeepSeek-R1-0528"],
+        description: text!("DeepSeek-V3/R1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME then ```json fenced arguments, inside <｜tool▁calls▁begin｜>."),
         syntax: Syntax { payload: Payload::Named(&DEEPSEEK_V3), ..DEEPSEEK_SECTION },
         id_style: Prefixed,
     },
     Family {
         id: "deepseek_v31",
         aliases: &[],
-        models: &["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.1-Terminus"],
-        description: "DeepSeek-V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>, inside <｜tool▁calls▁begin｜>.",
+        models: names!["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.1-Terminus"],
+        description: text!("DeepSeek-V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>, inside <｜tool▁calls▁begin｜>."),
         syntax: Syntax { payload: Payload::Named(&DEEPSEEK_V31), ..DEEPSEEK_SECTION },
         id_style: Prefixed,
     },
     Family {
         id: "kimi_k2",
         aliases: &[],
-        models: &["moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Instruct-0905", "moonshotai/Kimi-K2-Thinking"],
-        description: "Kimi K2: <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{json}<|tool_call_end|>; the header is the call id.",
+        models: names!["moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Instruct-0905", "moonshotai/Kimi-K2-Thinking"],
+        description: text!("Kimi K2: <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{json}<|tool_call_end|>; the header is the call id."),
         syntax: Syntax {
             section: &["<|tool_calls_section_begin|>"],
             section_end: &["<|tool_calls_section_end|>"],
@@ -90,8 +100,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "plamo3",
         aliases: &[],
-        models: &["pfnet/plamo-3-nict-8b-base", "pfnet/plamo-3-nict-31b-base"],
-        description: "PLaMo 3: <|plamo:begin_tool_request:plamo|> with the name and raw JSON arguments between plamo markers.",
+        models: names!["pfnet/plamo-3-nict-8b-base", "pfnet/plamo-3-nict-31b-base"],
+        description: text!("PLaMo 3: <|plamo:begin_tool_request:plamo|> with the name and raw JSON arguments between plamo markers."),
         syntax: Syntax {
             section: &["<|plamo:begin_tool_requests:plamo|>"],
             section_end: &["<|plamo:end_tool_requests:plamo|>"],

@@ -26,32 +26,32 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "pythonic",
         aliases: &[],
-        models: &["meta-llama/Llama-3.2-3B-Instruct", "meta-llama/Llama-3.2-1B-Instruct", "Team-ACE/ToolACE-8B"],
-        description: "Llama 3.2, ToolACE: a Python list of calls, [f(a=1, b='x'), g()].",
+        models: names!["meta-llama/Llama-3.2-3B-Instruct", "meta-llama/Llama-3.2-1B-Instruct", "Team-ACE/ToolACE-8B"],
+        description: text!("Llama 3.2, ToolACE: a Python list of calls, [f(a=1, b='x'), g()]."),
         syntax: Syntax { bare: &["["], payload: PYTHON, ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {
         id: "llama4_pythonic",
         aliases: &[],
-        models: &["meta-llama/Llama-4-Scout-17B-16E-Instruct", "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8"],
-        description: "Llama 4: a Python list of calls, optionally in <|python_start|>…<|python_end|>.",
+        models: names!["meta-llama/Llama-4-Scout-17B-16E-Instruct", "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8"],
+        description: text!("Llama 4: a Python list of calls, optionally in <|python_start|>…<|python_end|>."),
         syntax: Syntax { start: &["<|python_start|>"], end: &["<|python_end|>"], bare: &["["], payload: PYTHON, ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {
         id: "olmo3",
         aliases: &[],
-        models: &["allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-7B-Think", "allenai/Olmo-3-32B-Think"],
-        description: "Olmo 3: <function_calls> one Python call per line </function_calls>.",
+        models: names!["allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-7B-Think", "allenai/Olmo-3-32B-Think"],
+        description: text!("Olmo 3: <function_calls> one Python call per line </function_calls>."),
         syntax: Syntax { start: &["<function_calls>"], end: &["</function_calls>"], payload: PYTHON, ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {
         id: "lfm2",
         aliases: &[],
-        models: &["LiquidAI/LFM2-1.2B", "LiquidAI/LFM2-2.6B", "LiquidAI/LFM2-8B-A1B"],
-        description: "Liquid LFM2: <|tool_call_start|>[f(x=1), g(y='a')]<|tool_call_end|>; end optional.",
+        models: names!["LiquidAI/LFM2-1.2B", "LiquidAI/LFM2-2.6B", "LiquidAI/LFM2-8B-A1B"],
+        description: text!("Liquid LFM2: <|tool_call_start|>[f(x=1), g(y='a')]<|tool_call_end|>; end optional."),
         syntax: Syntax {
             start: &["<|tool_call_start|>"],
             end: &["<|tool_call_end|>"],
@@ -64,8 +64,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "gemma4",
         aliases: &[],
-        models: &["google/gemma-4-E4B-it", "google/gemma-4-31B-it", "google/gemma-4-26B-A4B-it"],
-        description: "Gemma 4: <|tool_call>call:NAME{key:<|\"|>str<|\"|>,n:42}<tool_call|>; values typed by the tool schema, else strings.",
+        models: names!["google/gemma-4-E4B-it", "google/gemma-4-31B-it", "google/gemma-4-26B-A4B-it"],
+        description: text!("Gemma 4: <|tool_call>call:NAME{key:<|\"|>str<|\"|>,n:42}<tool_call|>; values typed by the tool schema, else strings."),
         syntax: Syntax {
             start: &["<|tool_call>"],
             end: &["<tool_call|>"],
@@ -79,8 +79,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "functiongemma",
         aliases: &[],
-        models: &["google/functiongemma-270m-it"],
-        description: "FunctionGemma: <start_function_call>call:NAME{k:<escape>v<escape>,…}<end_function_call>; values JSON-decoded when possible.",
+        models: names!["google/functiongemma-270m-it"],
+        description: text!("FunctionGemma: <start_function_call>call:NAME{k:<escape>v<escape>,…}<end_function_call>; values JSON-decoded when possible."),
         syntax: Syntax {
             start: &["<start_function_call>"],
             end: &["<end_function_call>"],

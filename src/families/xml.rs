@@ -4,17 +4,22 @@
 //! the `Syntax` markers around calls (sections, handled by the sequencer).
 
 use crate::engine::Reader;
+use crate::json::call::CallsReader;
 use crate::sink::IdStyle::Prefixed;
-use crate::syntax::{Family, Payload, Syntax};
+use crate::syntax::{Family, JsonShape, Payload, Syntax, Wrapper};
 use crate::xml::m3::M3Reader;
 use crate::xml::muse::{MuseReader, MuseSyntax};
 use crate::xml::xtml::XtmlReader;
 use crate::xml::{Key, Name, XmlSyntax};
 
-/// Qwen3-Coder: `<function=NAME>` `<parameter=KEY>`\nV\n`</parameter>` `</function>`.
+/// Qwen3-Coder: `<function=NAME>` `<parameter=KEY>`\nV\n`</parameter>` `</function>`. Parameter
+/// tags may carry spaces (`< parameter = k >`, `< / parameter >`), as vLLM's pattern allows.
 const QWEN: XmlSyntax = XmlSyntax {
-    param_open: &["<parameter="],
-    param_close: &["</parameter>"],
+    param_open: &["<parameter=", "< parameter=", "<parameter =", "< parameter ="],
+    param_close: &[
+        "</parameter>", "< / parameter >", "< /parameter>", "</ parameter>", "</parameter >",
+        "< / parameter>", "< /parameter >", "</ parameter >",
+    ],
     call_close: &["</function>"],
     stops: &["</tool_call>"],
     soft_stops: &["<tool_call>", "<function="],
@@ -76,8 +81,15 @@ const MINIMAX: XmlSyntax = XmlSyntax {
     soft_stops: &["<invoke name="],
     ..XmlSyntax::NONE
 };
-/// dots.llm: MiniMax-style invokes in `<dots_function_call>`.
+/// dots.llm: MiniMax-style invokes in `<dots_function_call>`, or a JSON `{"name", "arguments"}` body.
 const DOTS: XmlSyntax = XmlSyntax { stops: &["</dots_function_call>"], ..MINIMAX };
+fn dots(bare: bool) -> Box<dyn Reader> {
+    if bare {
+        Box::new(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, true))
+    } else {
+        crate::xml::reader(&DOTS, false)
+    }
+}
 
 /// DeepSeek DSML: `<｜DSML｜invoke name="N">` `<｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>`.
 const DSML: XmlSyntax = XmlSyntax {
@@ -87,6 +99,8 @@ const DSML: XmlSyntax = XmlSyntax {
     stops: &["</｜DSML｜function_calls>", "</｜DSML｜tool_calls>", "</｜DSML｜toolcalls>", "</｜DSML｜tool>"],
     soft_stops: &["<｜DSML｜invoke name="],
     json_values: true,
+    unwrap: &["arguments", "input"],
+    unwrap_needs_tools: true,
     ..XmlSyntax::NONE
 };
 /// DeepSeek-V4.1: DSML with a space after `｜DSML｜`.
@@ -113,14 +127,16 @@ const STEP3: XmlSyntax = XmlSyntax {
     ..XmlSyntax::NONE
 };
 
-/// MiniCPM 5: `<function name="N">` `<param name="K">V</param>` `</function>`; BPE-collapsed
-/// `<functionname=` spellings; CDATA values.
+/// MiniCPM 5: `<function name="N">` `<param name="K">V</param>` `</function>`; BPE-space
+/// spellings (`<functionname=`, `<functionĠname=`); CDATA values.
+const MINICPM5_START: &[&str] = &["<function name=", "<functionname=", "<functionĠname="];
 const MINICPM5: XmlSyntax = XmlSyntax {
-    param_open: &["<param name=", "<paramname="],
+    param_open: &["<param name=", "<paramname=", "<paramĠname="],
     param_close: &["</param>"],
     call_close: &["</function>"],
-    soft_stops: &["<function name=", "<functionname="],
+    soft_stops: MINICPM5_START,
     cdata: true,
+    unwrap: &["properties"],
     ..XmlSyntax::NONE
 };
 
@@ -168,96 +184,101 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "qwen3_coder",
         aliases: &["qwen3_xml"],
-        models: &["Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-Coder-480B-A35B-Instruct"],
-        description: "Qwen3-Coder XML: <tool_call><function=NAME><parameter=K>\\nV\\n</parameter></function></tool_call>; values typed by the tool schema.",
+        models: names![
+            "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+            "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+            "Qwen/Qwen3.5-397B-A17B",
+            "Qwen/Qwen3.6-35B-A3B"
+        ],
+        description: text!("Qwen3-Coder XML: <tool_call><function=NAME><parameter=K>\\nV\\n</parameter></function></tool_call>; values typed by the tool schema."),
         syntax: QWEN_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "step5",
         aliases: &[],
-        models: &[],
-        description: "Step 5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…).",
+        models: names![],
+        description: text!("Step 5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…); content whitespace kept as is."),
         syntax: QWEN_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "step3p5",
         aliases: &[],
-        models: &["stepfun-ai/Step-3.5-Flash"],
-        description: "Step-3.5: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…).",
+        models: names!["stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash"],
+        description: text!("Step-3.5/3.7-Flash: Qwen3-Coder XML tool calls (<tool_call><function=NAME><parameter=K>V</parameter>…); its reasoning (step3p5) is always on."),
         syntax: QWEN_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "seed_oss",
         aliases: &[],
-        models: &["ByteDance-Seed/Seed-OSS-36B-Instruct"],
-        description: "Seed-OSS: <seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>.",
+        models: names!["ByteDance-Seed/Seed-OSS-36B-Instruct"],
+        description: text!("Seed-OSS: <seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>."),
         syntax: qwen_syntax(&SEED, &["<seed:tool_call>"], &["</seed:tool_call>"]),
         id_style: Prefixed,
     },
     Family {
         id: "mimo",
         aliases: &[],
-        models: &["XiaomiMiMo/MiMo-V2-Flash"],
-        description: "MiMo: Qwen3-Coder XML with verbatim values (no newline trimming).",
+        models: names!["XiaomiMiMo/MiMo-V2-Flash", "XiaomiMiMo/MiMo-V2.6"],
+        description: text!("MiMo: Qwen3-Coder XML with verbatim values (no newline trimming)."),
         syntax: qwen_syntax(&MIMO, &["<tool_call>"], &["</tool_call>"]),
         id_style: Prefixed,
     },
     Family {
         id: "glm45",
         aliases: &[],
-        models: &["zai-org/GLM-4.5", "zai-org/GLM-4.5-Air", "zai-org/GLM-4.6"],
-        description: "GLM-4.5/4.6: <tool_call>NAME\\n<arg_key>K</arg_key>\\n<arg_value>V</arg_value>\\n</tool_call>.",
+        models: names!["zai-org/GLM-4.5", "zai-org/GLM-4.5-Air", "zai-org/GLM-4.6"],
+        description: text!("GLM-4.5/4.6: <tool_call>NAME\\n<arg_key>K</arg_key>\\n<arg_value>V</arg_value>\\n</tool_call>."),
         syntax: GLM_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "glm47",
         aliases: &[],
-        models: &["zai-org/GLM-4.7", "zai-org/GLM-4.7-Flash"],
-        description: "GLM-4.7/5: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>; values verbatim, typed by the schema.",
+        models: names!["zai-org/GLM-4.7", "zai-org/GLM-4.7-Flash", "zai-org/GLM-5"],
+        description: text!("GLM-4.7/5: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>; values verbatim, typed by the schema."),
         syntax: GLM_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "ling3",
         aliases: &[],
-        models: &[],
-        description: "Ling 3: the GLM-4.7 format, <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>.",
+        models: names![],
+        description: text!("Ling 3: the GLM-4.7 format, <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>."),
         syntax: GLM_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "poolside_v1",
         aliases: &[],
-        models: &[],
-        description: "Poolside v1: the GLM format, <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>.",
+        models: names![],
+        description: text!("Poolside v1: the GLM format, <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>."),
         syntax: GLM_SYNTAX,
         id_style: Prefixed,
     },
     Family {
         id: "hy_v3",
         aliases: &[],
-        models: &[],
-        description: "Tencent HY v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>.",
+        models: names![],
+        description: text!("Tencent HY v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>."),
         syntax: hy_syntax(&HY3),
         id_style: Prefixed,
     },
     Family {
         id: "hy_v4",
         aliases: &[],
-        models: &[],
-        description: "Tencent HY v4: <tool_calls><tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>.",
+        models: names![],
+        description: text!("Tencent HY v4: <tool_calls><tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>."),
         syntax: hy_syntax(&HY4),
         id_style: Prefixed,
     },
     Family {
         id: "k2_horizon",
         aliases: &[],
-        models: &[],
-        description: "K2 Horizon: <ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>[<ifm|arg_type>T</ifm|arg_type>]<ifm|arg_value>V</ifm|arg_value></ifm|tool_call>.",
+        models: names![],
+        description: text!("K2 Horizon: <ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>[<ifm|arg_type>T</ifm|arg_type>]<ifm|arg_value>V</ifm|arg_value></ifm|tool_call>."),
         syntax: Syntax {
             section: &["<ifm|tool_calls>"],
             section_end: &["</ifm|tool_calls>"],
@@ -270,8 +291,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "minimax_m2",
         aliases: &[],
-        models: &["MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.1"],
-        description: "MiniMax-M2: <minimax:tool_call><invoke name=\"N\"><parameter name=\"K\">V</parameter></invoke></minimax:tool_call>.",
+        models: names!["MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.1"],
+        description: text!("MiniMax-M2: <minimax:tool_call><invoke name=\"N\"><parameter name=\"K\">V</parameter></invoke></minimax:tool_call>."),
         syntax: Syntax {
             section: &["<minimax:tool_call>"],
             section_end: &["</minimax:tool_call>"],
@@ -284,13 +305,14 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "dots",
         aliases: &[],
-        models: &["rednote-hilab/dots.llm1.inst"],
-        description: "dots.llm: <dots_function_call><invoke name=N><parameter name=K>V</parameter></invoke></dots_function_call>.",
+        models: names!["rednote-hilab/dots.llm1.inst"],
+        description: text!("dots.llm: <dots_function_call><invoke name=N><parameter name=K>V</parameter></invoke></dots_function_call>, or a JSON {\"name\", \"arguments\"} body."),
         syntax: Syntax {
             section: &["<dots_function_call>"],
             section_end: &["</dots_function_call>"],
             start: &["<invoke name="],
-            payload: Payload::Xml(&DOTS),
+            section_bare: &["{"],
+            payload: Payload::Custom(dots),
             ..Syntax::NONE
         },
         id_style: Prefixed,
@@ -298,16 +320,16 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "minicpm5",
         aliases: &[],
-        models: &[],
-        description: "MiniCPM 5: <function name=\"N\"><param name=\"K\">V</param></function>, repeated for parallel calls.",
-        syntax: Syntax { start: &["<function name=", "<functionname="], payload: Payload::Xml(&MINICPM5), ..Syntax::NONE },
+        models: names![],
+        description: text!("MiniCPM 5: <function name=\"N\"><param name=\"K\">V</param></function>, repeated for parallel calls; a lone `properties` dict is unwrapped."),
+        syntax: Syntax { start: MINICPM5_START, payload: Payload::Xml(&MINICPM5), ..Syntax::NONE },
         id_style: Prefixed,
     },
     Family {
         id: "step3",
         aliases: &[],
-        models: &["stepfun-ai/step3"],
-        description: "Step-3: <｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"N\"><steptml:parameter name=\"K\">V</steptml:parameter></steptml:invoke><｜tool_call_end｜>…<｜tool_calls_end｜>.",
+        models: names!["stepfun-ai/step3"],
+        description: text!("Step-3: <｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"N\"><steptml:parameter name=\"K\">V</steptml:parameter></steptml:invoke><｜tool_call_end｜>…<｜tool_calls_end｜>."),
         syntax: Syntax {
             section: &["<｜tool_calls_begin｜>"],
             section_end: &["<｜tool_calls_end｜>"],
@@ -322,16 +344,16 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "deepseek_v32",
         aliases: &[],
-        models: &["deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V3.2-Exp"],
-        description: "DeepSeek-V3.2 DSML: <｜DSML｜function_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>….",
+        models: names!["deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V3.2-Exp"],
+        description: text!("DeepSeek-V3.2 DSML: <｜DSML｜function_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>…; string=\"false\" values are JSON."),
         syntax: dsml_syntax(&DSML, &["<｜DSML｜function_calls>"], &["</｜DSML｜function_calls>"], &["<｜DSML｜invoke name="]),
         id_style: Prefixed,
     },
     Family {
         id: "deepseek_v4",
         aliases: &[],
-        models: &[],
-        description: "DeepSeek-V4 DSML: <｜DSML｜tool_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>….",
+        models: names![],
+        description: text!("DeepSeek-V4 DSML: <｜DSML｜tool_calls><｜DSML｜invoke name=\"N\"><｜DSML｜parameter name=\"K\" string=\"true|false\">V</｜DSML｜parameter>…."),
         syntax: dsml_syntax(
             &DSML,
             &["<｜DSML｜tool_calls>", "<｜DSML｜toolcalls>", "<｜DSML｜tool>", "<｜DSML｜function_calls>"],
@@ -343,16 +365,16 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "deepseek_v41",
         aliases: &[],
-        models: &[],
-        description: "DeepSeek-V4.1 spaced DSML: <｜DSML｜ calls><｜DSML｜ invoke name=\"N\"><｜DSML｜ parameter name=\"K\" string=\"…\">V</｜DSML｜ parameter>….",
+        models: names![],
+        description: text!("DeepSeek-V4.1 spaced DSML: <｜DSML｜ calls><｜DSML｜ invoke name=\"N\"><｜DSML｜ parameter name=\"K\" string=\"…\">V</｜DSML｜ parameter>…."),
         syntax: dsml_syntax(&DSML41, &["<｜DSML｜ calls>"], &["</｜DSML｜ calls>"], &["<｜DSML｜ invoke name="]),
         id_style: Prefixed,
     },
     Family {
         id: "minimax_m3",
         aliases: &[],
-        models: &[],
-        description: "MiniMax-M3: ]<]minimax[>[-prefixed tags, <invoke name=\"N\"> with one element per parameter (<KEY>V</KEY>, nested for objects and arrays).",
+        models: names![],
+        description: text!("MiniMax-M3: ]<]minimax[>[-prefixed tags, <invoke name=\"N\"> with one element per parameter (<KEY>V</KEY>, nested for objects and arrays)."),
         syntax: Syntax {
             section: &["]<]minimax[>[<tool_call>"],
             section_end: &["]<]minimax[>[</tool_call>"],
@@ -365,8 +387,8 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "kimi_k3",
         aliases: &[],
-        models: &[],
-        description: "Kimi K3 XTML: <|open|>think/response/tools<|sep|> channels; <|open|>call tool=\"N\"<|sep|><|open|>argument key=\"K\" type=\"T\"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|>.",
+        models: names![],
+        description: text!("Kimi K3 XTML: <|open|>think/response/tools<|sep|> channels; <|open|>call tool=\"N\"<|sep|><|open|>argument key=\"K\" type=\"T\"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|>."),
         syntax: Syntax {
             bare: &["<|open|>"],
             ignore: &["<|close|>response<|sep|>", "<|close|>tools<|sep|>", "<|close|>think<|sep|>"],
@@ -378,16 +400,16 @@ pub static FAMILIES: &[Family] = &[
     Family {
         id: "muse",
         aliases: &["musespark1x"],
-        models: &[],
-        description: "Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self is reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls.",
+        models: names![],
+        description: text!("Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self and to=developer are reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls."),
         syntax: muse_syntax(muse),
         id_style: Prefixed,
     },
     Family {
         id: "muse_glimmer",
         aliases: &[],
-        models: &[],
-        description: "Muse Glimmer: Muse messages and ATEM calls; parameter values are JSON-decoded when they parse.",
+        models: names![],
+        description: text!("Muse Glimmer: Muse messages and ATEM calls; parameter values are JSON-decoded when they parse."),
         syntax: muse_syntax(glimmer),
         id_style: Prefixed,
     },

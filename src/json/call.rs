@@ -81,6 +81,8 @@ pub struct CallsReader {
     consumed: usize,
     /// Whitespace and separator before a further object (text if that object is not a call).
     gap: String,
+    /// Array elements without a tool name skipped before the first call (text once a call starts).
+    skipped: String,
 }
 
 impl CallsReader {
@@ -98,6 +100,7 @@ impl CallsReader {
             calls: 0,
             consumed: 0,
             gap: String::new(),
+            skipped: String::new(),
         }
     }
 
@@ -172,6 +175,7 @@ impl Reader for CallsReader {
                         b'{' => {
                             let mut obj = WrapperReader::new(self.wrapper, self.bare && self.calls == 0);
                             obj.fused = self.collapsed_array && !first;
+                            obj.pre_text = core::mem::take(&mut self.skipped);
                             self.obj = Some(obj);
                             self.st = Outer::InObj { in_array: true };
                         }
@@ -208,7 +212,20 @@ impl Reader for CallsReader {
                             };
                         }
                         Status::Reject => {
-                            let raw = self.obj.take().map(|o| o.raw).unwrap_or_default();
+                            let obj = self.obj.take();
+                            let nameless = obj.as_ref().is_some_and(|o| o.nameless);
+                            let (pre, raw) = obj.map(|o| (o.pre_text, o.raw)).unwrap_or_default();
+                            if in_array && nameless {
+                                // A complete element without a tool name is skipped (as vLLM's
+                                // Mistral parser does): its bytes are text, the array goes on.
+                                if self.calls == 0 {
+                                    self.skipped = pre + &raw;
+                                } else {
+                                    sink.text(&raw);
+                                }
+                                self.st = Outer::ArrAfter;
+                                continue;
+                            }
                             if self.calls == 0 {
                                 self.consumed += i;
                                 self.st = Outer::Done;
@@ -240,6 +257,11 @@ impl Reader for CallsReader {
                         b']' => {
                             i += 1;
                             self.st = Outer::Done;
+                            if self.calls == 0 && !self.skipped.is_empty() {
+                                // No element was a call: the whole array is text.
+                                self.consumed += i;
+                                return Step::reject(i);
+                            }
                         }
                         _ => return self.fail(i, sink, "expected `,` or `]` after a call object"),
                     }
@@ -337,6 +359,10 @@ struct WrapperReader {
     failed: bool,
     /// Fused into a block after another call object: reports `parallel_collapse` if it is a call.
     fused: bool,
+    /// The object closed without a tool name (an array element that can be skipped).
+    nameless: bool,
+    /// Skipped elements before this one: text emitted just before this call starts.
+    pre_text: String,
     scratch: String,
 }
 
@@ -362,6 +388,8 @@ impl WrapperReader {
             committed: false,
             failed: false,
             fused: false,
+            nameless: false,
+            pre_text: String::new(),
             scratch: String::new(),
         }
     }
@@ -370,6 +398,9 @@ impl WrapperReader {
         let name = self.name.clone().unwrap_or_default();
         if self.fused {
             sink.call_diag(Label::ParallelCollapse, "several call objects fused in one tool-call block; each was read as a call");
+        }
+        if !self.pre_text.is_empty() {
+            sink.text(&core::mem::take(&mut self.pre_text));
         }
         sink.start_call(&name, None);
         self.committed = true;
@@ -426,6 +457,7 @@ impl WrapperReader {
                 self.raw.push_str(&input[..i]);
                 self.failed = true;
                 if !(self.strict && self.name.is_none() && !self.args_seen) {
+                    self.nameless = true;
                     sink.diag(Label::MalformedJson, "a call object without a tool name".to_string(), None);
                 }
                 return Step::reject(i);

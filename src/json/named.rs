@@ -81,6 +81,7 @@ pub struct NamedReader {
     name_set: MarkerSet,
     args_open_set: MarkerSet,
     args_close_set: MarkerSet,
+    empty_set: MarkerSet,
     name: String,
     args: RawArgs,
 }
@@ -101,6 +102,7 @@ impl NamedReader {
             name_set: set(cfg.name_close),
             args_open_set: set(cfg.args_open),
             args_close_set: set(cfg.args_close),
+            empty_set: set(cfg.empty_at),
             name: String::new(),
             args: RawArgs::default(),
         }
@@ -113,7 +115,12 @@ impl NamedReader {
         if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
             return None;
         }
+        // The name is what precedes the first `:` (vLLM), without the `functions.` prefix.
+        let head = head.split(':').next().unwrap_or(head);
         let name = head.strip_prefix("functions.").unwrap_or(head);
+        if name.is_empty() {
+            return None;
+        }
         Some((name.to_string(), header.to_string()))
     }
 
@@ -245,7 +252,15 @@ impl Reader for NamedReader {
                         }
                         return Step::partial(i);
                     }
-                    if bytes[k] != b'{' {
+                    let empty = if bytes[k] == b'{' {
+                        false
+                    } else {
+                        match self.empty_set.at_start(&input[k..], eof) {
+                            Err(()) => return Step::partial(i),
+                            Ok(found) => found.is_some(),
+                        }
+                    };
+                    if bytes[k] != b'{' && !empty {
                         if !self.name.trim().is_empty() {
                             sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
                         }
@@ -259,6 +274,13 @@ impl Reader for NamedReader {
                         return Step::reject(j);
                     }
                     i = k;
+                    if empty {
+                        // The arguments' closing marker right away: no arguments.
+                        sink.args("{}");
+                        sink.end_call();
+                        self.st = St::ArgsClose;
+                        continue;
+                    }
                     self.st = St::Args;
                 }
                 St::Args => {
@@ -294,7 +316,8 @@ impl Reader for NamedReader {
 ///   (`[ARGS]{...}`, or `{` with other keys) is still a call, reported as `malformed_json`.
 ///   A name at the end of the output is a call without arguments (`{}`).
 ///
-/// Repeated `[TOOL_CALLS]` markers before the payload count as one.
+/// Repeated `[TOOL_CALLS]` markers before the payload count as one. Without a marker, a bare
+/// `[{"name": …, "arguments"|"parameters": …}, …]` array is read too (see `boxed`).
 pub struct MistralReader {
     st: M,
     markers: MarkerSet,
@@ -338,12 +361,20 @@ impl MistralReader {
     }
 
     /// For `Payload::Custom`.
-    pub fn boxed(_bare: bool) -> Box<dyn Reader> {
+    /// `bare`: opened by a `[` in content, the marker-less array that guided decoding
+    /// (`tool_choice` required or named) produces; read like bare JSON in prose (the first key
+    /// must be a call key, or the bracket is text).
+    pub fn boxed(bare: bool) -> Box<dyn Reader> {
+        if bare {
+            return Box::new(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, true));
+        }
         Box::new(Self::new())
     }
 
+    /// ASCII letters, digits and `_-.:/@`, or any non-ASCII character but whitespace (names in
+    /// other scripts; no Unicode property tables in the wasm).
     fn is_name_char(c: char) -> bool {
-        c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@')
+        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@') || (!c.is_ascii() && !c.is_whitespace())
     }
 
     /// The first key of the object at `input[0] == '{'`: `Ok(Some(key))`, `Ok(None)` when there is
@@ -509,5 +540,23 @@ impl Reader for MistralReader {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NamedReader;
+
+    #[test]
+    fn kimi_header_id_and_name() {
+        let h = |s: &str| NamedReader::kimi(s);
+        assert_eq!(h(" functions.get_weather:0 "), Some(("get_weather".into(), "functions.get_weather:0".into())));
+        assert_eq!(h("functions.fs.read:3"), Some(("fs.read".into(), "functions.fs.read:3".into())));
+        // The name is what precedes the first `:`; the id is the whole header.
+        assert_eq!(h("functions.search:web:2"), Some(("search".into(), "functions.search:web:2".into())));
+        assert_eq!(h("get_weather:1"), Some(("get_weather".into(), "get_weather:1".into())));
+        assert_eq!(h("functions.get_weather"), None);
+        assert_eq!(h("functions.get_weather:x"), None);
+        assert_eq!(h("functions.:2"), None);
     }
 }

@@ -53,6 +53,31 @@ pub fn reader(cfg: &'static PySyntax, _bare: bool) -> Box<dyn Reader> {
     Box::new(reader::CallsReader::new(cfg))
 }
 
+/// One Python literal (`{'a': 1, 'b': [None, True]}`) as a JSON value, read by the machine that
+/// reads call arguments (never evaluated); `None` when `text` is not exactly one literal.
+pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<crate::json::Value> {
+    use crate::event::Event;
+    let mut sink = crate::sink::Sink::new(limits.clone(), None, String::new(), crate::sink::IdStyle::Prefixed);
+    sink.start_call("literal", None);
+    let mut v = values::Values::new(&PySyntax::PYTHON, b')', &mut sink);
+    let input = format!("v={text})");
+    let (used, status) = v.feed(&input, true, &mut sink);
+    if used != input.len() || !matches!(status, values::Status::Closed) {
+        return None;
+    }
+    sink.end_call();
+    let mut args = None;
+    for e in sink.take() {
+        match e {
+            Event::Diagnostic { .. } => return None,
+            Event::ToolCallEnd { arguments, .. } => args = Some(arguments),
+            _ => {}
+        }
+    }
+    let mut obj = crate::json::parse(&args?).ok()?;
+    obj.as_object_mut()?.remove("v")
+}
+
 #[cfg(test)]
 mod tests {
     use crate::event::Event;
@@ -132,6 +157,17 @@ mod tests {
                 assert_eq!(split, whole, "{parser} {input:?} split at {a},{b}");
             }
         }
+    }
+
+    #[test]
+    fn python_literals_as_json() {
+        let l = crate::limits::Limits::default();
+        let j = |t: &str| super::literal_to_json(t, &l).map(|v| v.to_string());
+        assert_eq!(j("{'a': 1, \"b\": [None, True, (1, 2)]}").as_deref(), Some(r#"{"a":1,"b":[null,true,[1,2]]}"#));
+        assert_eq!(j("'x'").as_deref(), Some(r#""x""#));
+        assert_eq!(j("{'a': x}"), None);
+        assert_eq!(j("1, 2"), None);
+        assert_eq!(j("{'a': 1"), None);
     }
 
     #[test]

@@ -265,7 +265,9 @@ impl Reader for CallsReader {
                             return Step::done(i);
                         }
                         Status::Failed(label, msg) => {
+                            let unread = args.take_unread();
                             sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
+                            sink.text(&unread);
                             self.st = St::Done;
                             return Step::done(i);
                         }

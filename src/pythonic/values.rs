@@ -155,6 +155,8 @@ pub struct Values {
     marks: MarkerSet,
     scratch: String,
     overflow: bool,
+    /// Consumed input of a token that failed (given back as text by the reader).
+    unread: String,
 }
 
 const QUOTE: Act = Act::Other(0);
@@ -181,6 +183,7 @@ impl Values {
             marks,
             scratch: String::new(),
             overflow: false,
+            unread: String::new(),
         };
         v.out("{", sink);
         v
@@ -548,6 +551,11 @@ impl Values {
         }
     }
 
+    /// After `Status::Failed`: the consumed text of the failed token, if any.
+    pub fn take_unread(&mut self) -> String {
+        core::mem::take(&mut self.unread)
+    }
+
     /// At the end of the output: writes a value whose token was still open (a number, a
     /// constant, a collected text). Strings and containers are closed by the sink.
     pub fn finish(&mut self, sink: &mut Sink) {
@@ -774,10 +782,11 @@ impl Values {
         }
         if let Some(json) = lex::constant(&self.buf) {
             self.out(json, sink);
-        } else if !self.discard {
-            return Err(fail(i, format!("`{}` is not a literal", self.buf)));
-        } else if c == Some(b'(') {
-            return Err(fail(i, "a call is not a literal".into()));
+        } else if !self.discard || c == Some(b'(') {
+            // The identifier was consumed: it goes back as text with what follows.
+            let msg = if self.discard { "a call is not a literal".into() } else { format!("`{}` is not a literal", self.buf) };
+            self.unread = core::mem::take(&mut self.buf);
+            return Err(fail(i, msg));
         }
         self.tok = Tok::None;
         self.value_done(sink);

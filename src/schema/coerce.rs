@@ -102,7 +102,7 @@ pub fn coerce_value(v: &Value, schema: &Value, root: &Value) -> Coerced {
 fn type_allowed(v: &Value, allowed: Types) -> bool {
     match Ty::of(v) {
         Ty::Integer => allowed.has(Ty::Integer) || allowed.has(Ty::Number),
-        Ty::Number if v.as_f64().is_some_and(|f| f.fract() == 0.0) => allowed.has(Ty::Integer) || allowed.has(Ty::Number),
+        Ty::Number if v.as_number().is_some_and(Number::is_integral) => allowed.has(Ty::Integer) || allowed.has(Ty::Number),
         t => allowed.has(t),
     }
 }
@@ -128,7 +128,7 @@ fn try_as(text: &str, ty: Ty) -> Option<Value> {
 fn finite_json(text: &str) -> Option<Value> {
     fn finite(v: &Value) -> bool {
         match v {
-            Value::Number(n) => n.as_f64().is_some_and(f64::is_finite),
+            Value::Number(n) => n.is_finite(),
             Value::Array(a) => a.iter().all(finite),
             Value::Object(m) => m.values().all(finite),
             _ => true,

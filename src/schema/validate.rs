@@ -154,35 +154,37 @@ impl<'a> Validator<'a> {
     }
 
     fn number(&mut self, value: &Value, schema: &Value, path: &str) {
-        let Some(x) = value.as_f64() else { return };
-        let num = |k: &str| schema.get(k).and_then(|v| Some((v.as_f64()?, show(v))));
+        use core::cmp::Ordering::{Equal, Greater, Less};
+        let Some(x) = value.as_number() else { return };
+        let num = |k: &str| schema.get(k).and_then(|v| Some((v.as_number()?, show(v))));
         let flag = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
         let fail = |this: &mut Self, what: String| this.issue(Kind::Violation, path, format!("{what}, got {}", show(value)));
         if let Some((m, shown)) = num("minimum") {
-            if x < m || (flag("exclusiveMinimum") && x == m) {
+            let c = x.cmp_value(m);
+            if c == Less || (flag("exclusiveMinimum") && c == Equal) {
                 let op = if flag("exclusiveMinimum") { ">" } else { ">=" };
                 fail(self, format!("expected a number {op} {shown}"));
             }
         }
         if let Some((m, shown)) = num("maximum") {
-            if x > m || (flag("exclusiveMaximum") && x == m) {
+            let c = x.cmp_value(m);
+            if c == Greater || (flag("exclusiveMaximum") && c == Equal) {
                 let op = if flag("exclusiveMaximum") { "<" } else { "<=" };
                 fail(self, format!("expected a number {op} {shown}"));
             }
         }
         if let Some((m, shown)) = num("exclusiveMinimum") {
-            if x <= m {
+            if x.cmp_value(m) != Greater {
                 fail(self, format!("expected a number > {shown}"));
             }
         }
         if let Some((m, shown)) = num("exclusiveMaximum") {
-            if x >= m {
+            if x.cmp_value(m) != Less {
                 fail(self, format!("expected a number < {shown}"));
             }
         }
-        if let Some((m, shown)) = num("multipleOf").filter(|(m, _)| *m > 0.0) {
-            let q = x / m;
-            if q.is_finite() && (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
+        if let Some((m, shown)) = num("multipleOf") {
+            if x.is_multiple_of(m) == Some(false) {
                 fail(self, format!("expected a multiple of {shown}"));
             }
         }
@@ -359,7 +361,7 @@ fn is_root_type_failure(issues: &[Issue], path: &str) -> bool {
 
 fn has_type(v: &Value, t: Ty) -> bool {
     match (v, t) {
-        (Value::Number(n), Ty::Integer) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
+        (Value::Number(n), Ty::Integer) => n.is_integral(),
         (Value::Number(_), Ty::Number) => true,
         _ => Ty::of(v) == t,
     }
@@ -372,7 +374,7 @@ fn same_type(a: &Value, b: &Value) -> bool {
 /// JSON equality with numbers compared by value (`1 == 1.0`).
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Number(x), Value::Number(y)) => x.cmp_value(y) == core::cmp::Ordering::Equal,
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
         (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same(p, q))),
         _ => a == b,

@@ -175,6 +175,7 @@ impl Template {
             ignore: &[],
             implicit_start: self.reasoning_implicit,
             calls_end: true,
+            strip_tail: false,
             description: "the template's reasoning markers",
         };
         let syntax = Syntax {
@@ -182,6 +183,7 @@ impl Template {
             section_end: &section_end,
             start: &start,
             bare: &bare,
+            section_bare: &[],
             end: &end,
             ignore: &ignore,
             reasoning: (!rs.is_empty()).then_some(&own),

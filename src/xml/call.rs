@@ -14,6 +14,12 @@
 //!
 //! Held back: only a possible partial marker, and up to 64 bytes of whitespace before a
 //! required marker. Names, keys and headers are consumed into bounded buffers.
+//!
+//! Wrapped arguments (`XmlSyntax::unwrap`, e.g. DSML `<parameter name="arguments">{...}`): a
+//! first parameter with such a key is buffered (at most `max_buffer_bytes`) instead of
+//! streamed. If the call closes right after it and its value is an object (JSON, a JSON string
+//! holding one, or a Python dict literal) that fits the rule, its members are the arguments;
+//! otherwise the parameter is written as any other.
 
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
@@ -141,6 +147,15 @@ pub struct XmlReader {
     ws: usize,
     gap: Gap,
     junk_reported: bool,
+    /// A first parameter that may wrap the arguments (see the module docs).
+    wrap: Option<Wrap>,
+}
+
+/// A buffered wrapping parameter: its key, the format's typing, its raw value text.
+struct Wrap {
+    key: String,
+    format_string: Option<bool>,
+    raw: String,
 }
 
 impl XmlReader {
@@ -166,6 +181,7 @@ impl XmlReader {
             ws: 0,
             gap: Gap::default(),
             junk_reported: false,
+            wrap: None,
         }
     }
 
@@ -212,8 +228,60 @@ impl XmlReader {
 
     fn close_call(&mut self, sink: &mut Sink) {
         self.end_value(sink);
+        if let Some(wrap) = self.wrap.take() {
+            match self.unwrapped(&wrap, sink) {
+                Some(members) => {
+                    let mut s = String::new();
+                    for (k, v) in members.iter() {
+                        let json = sink.coerce_param_json(k, &v.to_string());
+                        self.w.key(k, &mut s);
+                        self.w.raw_value(&json, &mut s);
+                    }
+                    sink.args(&s);
+                }
+                None => self.replay(wrap, true, sink),
+            }
+        }
         value::close_call(&mut self.w, sink);
         self.st = St::Done;
+    }
+
+    /// Whether a first parameter `key` may wrap the arguments (buffered, not streamed).
+    fn may_wrap(&self, key: &str, sink: &Sink) -> bool {
+        if !self.w.is_empty() || !self.cfg.unwrap.contains(&key) {
+            return false;
+        }
+        match (&sink.tools, sink.call_name()) {
+            (Some(t), Some(name)) if t.has(name) => t.param(name, key).is_none(),
+            _ => !self.cfg.unwrap_needs_tools,
+        }
+    }
+
+    /// The members of a wrapping parameter's value, when it unwraps.
+    fn unwrapped(&self, wrap: &Wrap, sink: &Sink) -> Option<crate::json::Map> {
+        let text = wrap.raw.trim();
+        let v = match crate::json::parse(text) {
+            Ok(crate::json::Value::String(s)) => crate::json::parse(&s).ok()?,
+            Ok(v) => v,
+            Err(_) => crate::pythonic::literal_to_json(text, &sink.limits)?,
+        };
+        let crate::json::Value::Object(members) = v else { return None };
+        let declared = match (&sink.tools, sink.call_name()) {
+            (Some(t), Some(name)) if t.has(name) => members.iter().all(|(k, _)| t.param(name, k).is_some()),
+            _ => !self.cfg.unwrap_needs_tools,
+        };
+        declared.then_some(members)
+    }
+
+    /// Writes a buffered wrapping parameter as an ordinary one (`end`: its value is complete).
+    fn replay(&mut self, wrap: Wrap, end: bool, sink: &mut Sink) {
+        let mut v = ParamValue::begin(&wrap.key, wrap.format_string, self.cfg.trim_newline, &mut self.w, sink);
+        v.push(&wrap.raw, &mut self.w, sink);
+        if end {
+            v.end(&mut self.w, sink);
+        } else {
+            self.value = Some(v);
+        }
     }
 
     /// The rest of the input was consumed; at the end of the output the call is truncated.
@@ -235,6 +303,9 @@ impl XmlReader {
 
     /// The output ended inside the call.
     fn truncated(&mut self, sink: &mut Sink) {
+        if let Some(wrap) = self.wrap.take() {
+            self.replay(wrap, false, sink);
+        }
         self.value = None;
         sink.end_call_truncated();
         self.st = St::Done;
@@ -279,7 +350,11 @@ impl XmlReader {
     }
 
     fn begin_value(&mut self, key: &str, format_string: Option<bool>, sink: &mut Sink) {
-        self.value = Some(ParamValue::begin(key, format_string, self.cfg.trim_newline, &mut self.w, sink));
+        if self.may_wrap(key, sink) {
+            self.wrap = Some(Wrap { key: key.to_string(), format_string, raw: String::new() });
+        } else {
+            self.value = Some(ParamValue::begin(key, format_string, self.cfg.trim_newline, &mut self.w, sink));
+        }
         self.buf.clear();
         self.st = St::ValueStart;
     }
@@ -287,6 +362,13 @@ impl XmlReader {
     fn push_value(&mut self, s: &str, sink: &mut Sink) {
         if let Some(v) = self.value.as_mut() {
             v.push(s, &mut self.w, sink);
+        } else if let Some(wrap) = self.wrap.as_mut() {
+            wrap.raw.push_str(s);
+            if wrap.raw.len() > sink.limits.max_buffer_bytes {
+                // Too big to hold: an ordinary parameter, streamed from here on.
+                let wrap = self.wrap.take();
+                wrap.map(|w| self.replay(w, false, sink));
+            }
         }
     }
 }
@@ -407,6 +489,10 @@ impl Reader for XmlReader {
                         let len = self.sets.between.text(idx).len();
                         match code(&self.sets.between, idx) {
                             PARAM => {
+                                // Not the lone parameter: a buffered wrapper is an ordinary one.
+                                if let Some(wrap) = self.wrap.take() {
+                                    self.replay(wrap, true, sink);
+                                }
                                 self.opened = self.sets.between.text(idx).to_string();
                                 i += len;
                                 self.buf.clear();

@@ -80,6 +80,12 @@ pub struct XmlSyntax {
     pub json_values: bool,
     /// Values may be wrapped in `<![CDATA[...]]>` (MiniCPM 5).
     pub cdata: bool,
+    /// Keys of a lone parameter whose object value is the whole arguments (DSML `arguments`,
+    /// `input`; MiniCPM 5 `properties`), unwrapped when the key is not a declared parameter
+    /// and every inner key is. See `call.rs`.
+    pub unwrap: &'static [&'static str],
+    /// Unwrap only with tools that declare the call (DSML); otherwise also without tools.
+    pub unwrap_needs_tools: bool,
 }
 
 impl XmlSyntax {
@@ -96,6 +102,8 @@ impl XmlSyntax {
         trim_newline: false,
         json_values: false,
         cdata: false,
+        unwrap: &[],
+        unwrap_needs_tools: false,
     };
 }
 

@@ -5,8 +5,8 @@
 //! The reader opens at a bare `<|start|>` or `to=` (the output may begin mid-header, right after
 //! the prompt's `<|start|>assistant`). A header that does not reach `<|message|>` on one line is
 //! rejected (prose). Recipients: `self` is reasoning (as is a message without a recipient, for
-//! Muse; Glimmer reads it as content); `user`, `commentary`, `all`, `developer` and other roles
-//! are content; anything else is a tool: its body's ATEM invokes are calls (read by
+//! Muse; Glimmer reads it as content), and so is `developer` (vLLM drops it; it is not the
+//! answer, and nothing is lost); `user`, `commentary`, `all` and other roles are content; anything else is a tool: its body's ATEM invokes are calls (read by
 //! `call::XmlReader`), other body text is content. Reasoning and content bodies are emitted as
 //! they arrive, so the reader commits at the end of a valid header.
 
@@ -170,8 +170,9 @@ impl MuseReader {
                 }
             }
             Some("") => return None,
-            Some("self") => Body::Reasoning,
-            Some("user" | "commentary" | "all" | "developer") => Body::Content,
+            // vLLM drops messages to the developer; they are not the answer, so not content.
+            Some("self" | "developer") => Body::Reasoning,
+            Some("user" | "commentary" | "all") => Body::Content,
             Some(_) => Body::Tool,
         })
     }

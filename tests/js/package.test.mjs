@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import init, { parse, parsers, detectParser, sniffParser, classify, ToolCallParser } from "toolwire";
+import init, { parse, parsers, reasoningParsers, detectParser, sniffParser, classify, ToolCallParser } from "toolwire";
 
 const require = createRequire(import.meta.url);
 const fixtures = JSON.parse(readFileSync(new URL("../fixtures/json_tags.json", import.meta.url), "utf8"));
@@ -119,4 +119,14 @@ test("classify() and sniffParser()", () => {
   assert.equal(rows.find((r) => r.parser === "mistral").verdict, "no_call");
   assert.ok(sniffParser(text).includes("hermes"));
   assert.throws(() => classify(text, { tools: 5 }), /tools/);
+});
+
+test("reasoningParsers() lists every reasoning parser, and each works as the reasoning option", () => {
+  const list = reasoningParsers();
+  assert.ok(list.length >= 30);
+  for (const r of list) {
+    assert.ok(r.id && Array.isArray(r.aliases) && r.description.length > 0);
+    for (const name of [r.id, ...r.aliases]) parse("x", { parser: "hermes", reasoning: name });
+  }
+  assert.ok(list.some((r) => r.id === "qwen3"));
 });

@@ -16,12 +16,21 @@ blocks.forEach((code, i) => {
     const dir = mkdtempSync(join(tmpdir(), "toolwire-readme-"));
     const file = join(dir, "example.mjs");
     // Resolve "toolwire" from this repository's node_modules.
-    const source = code.replaceAll('from "toolwire"', `from ${JSON.stringify(new URL("../../node_modules/toolwire/index.node.js", import.meta.url).href)}`);
+    const source = code
+      .replaceAll('from "toolwire/stream"', `from ${JSON.stringify(new URL("../../node_modules/toolwire/stream.node.js", import.meta.url).href)}`)
+      .replaceAll('from "toolwire"', `from ${JSON.stringify(new URL("../../node_modules/toolwire/index.node.js", import.meta.url).href)}`);
     // Capture what the example logs, as values.
-    writeFileSync(file, `const __logged = []; console.log = (v) => __logged.push(v);\n${source}\nprocess.stdout.write(JSON.stringify(__logged));`);
+    writeFileSync(file, `const __logged = []; console.log = (...v) => __logged.push(...v);\n${source}\nprocess.stdout.write(JSON.stringify(__logged));`);
     const printed = JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8" }));
-    // The comments use JS object notation; compare as values.
-    const expected = [...code.matchAll(/^\/\/ (\{type:.*\})$/gm)].map((m) => Function(`return (${m[1]})`)());
+    // `//=> value` lines, in JS notation, are the logged values, in order.
+    const expected = [...code.matchAll(/^\/\/=> (.*)$/gm)].map((m) => Function(`return (${m[1]})`)());
     assert.deepEqual(printed, expected);
   });
+});
+
+test("the README's parser table lists every parser id and alias", async () => {
+  const { parsers } = await import("toolwire");
+  for (const p of parsers()) {
+    for (const name of [p.id, ...p.aliases]) assert.ok(readme.includes("`" + name + "`"), `${name} is missing from the README`);
+  }
 });

@@ -1,0 +1,6 @@
+//! Prints the registry's documentation (every family and reasoning parser, with models and
+//! descriptions) as JSON. The package build turns it into `pkg/meta.js`: the wasm itself leaves
+//! these texts out (see `text!` in lib.rs).
+fn main() {
+    println!("{{\"parsers\":{},\"reasoningParsers\":{}}}", toolwire::families::to_json(), toolwire::reasoning::to_json());
+}

@@ -1,0 +1,160 @@
+// toolwire/stream: Web Streams over the wasm API (contract §4 and §6), shared by every runtime
+// entry. The wasm must be instantiated before a stream is built: the node and workerd entries
+// do it at import; in browsers `await init()` first.
+// As in api.js, options cross into the wasm as JSON text; rewritten SSE crosses as bytes.
+import { SseRewriter as WasmRewriter, rewriteCompletionBody } from "./dist/toolwire.js";
+import { ToolCallParser, optionsJson } from "./api.js";
+
+/**
+ * The push/finish rewriter under `SseRewriteStream`, for code that does not use Web Streams:
+ * `push(bytes)` and `finish()` return rewritten bytes. Free it when done.
+ */
+export class SseRewriter {
+  #wasm;
+
+  constructor(options) {
+    this.#wasm = new WasmRewriter(optionsJson(options));
+  }
+
+  /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */
+  push(bytes) {
+    return this.#live().push(bytes);
+  }
+
+  /** Ends the stream: flushes held text and open calls; returns the last bytes. */
+  finish() {
+    return this.#live().finish();
+  }
+
+  /** The diagnostics reported since the last call: `[{label, message, index?, choice?}]`. */
+  takeDiagnostics() {
+    return JSON.parse(this.#live().takeDiagnostics());
+  }
+
+  /** Releases the wasm memory; the rewriter cannot be used afterwards. Safe to call twice. */
+  free() {
+    this.#wasm?.free();
+    this.#wasm = undefined;
+  }
+
+  #live() {
+    if (!this.#wasm) throw new Error("this SseRewriter was freed");
+    return this.#wasm;
+  }
+}
+if (typeof Symbol.dispose === "symbol") SseRewriter.prototype[Symbol.dispose] = SseRewriter.prototype.free;
+
+const encoder = new TextEncoder();
+
+/** Any binary chunk (or string) as a Uint8Array view. */
+function bytes(chunk) {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  return encoder.encode(String(chunk));
+}
+
+/** Splits `{onDiagnostic, ...options}`; a string is a parser name. */
+function split(options) {
+  if (options == null || typeof options !== "object") return [options, undefined];
+  const { onDiagnostic, ...rest } = options;
+  return [rest, onDiagnostic];
+}
+
+/**
+ * A transformer around an object with `push`/`finish`/`free`: the object is freed exactly once,
+ * when the stream flushes, errors (a throwing push) or is cancelled.
+ */
+function transformer(wasm, push, finish, after) {
+  let freed = false;
+  const free = () => {
+    if (!freed) {
+      freed = true;
+      wasm.free();
+    }
+  };
+  return {
+    transform(chunk, controller) {
+      try {
+        push(chunk, controller);
+        after();
+      } catch (e) {
+        free();
+        throw e;
+      }
+    },
+    flush(controller) {
+      try {
+        finish(controller);
+        after();
+      } finally {
+        free();
+      }
+    },
+    cancel() {
+      free();
+    },
+  };
+}
+
+/**
+ * Model text in (string chunks, or UTF-8 bytes), parser events out (`text`, `reasoning`,
+ * `tool-call-start`, `tool-call-delta`, `tool-call-end`, `diagnostic`). Throws at construction
+ * on an unknown parser.
+ */
+export class ToolCallStream extends TransformStream {
+  constructor(options) {
+    const parser = new ToolCallParser(options);
+    const id = parser.parser;
+    const enqueue = (controller, events) => {
+      for (const e of events) controller.enqueue(e);
+    };
+    super(transformer(
+      parser,
+      (chunk, c) => enqueue(c, typeof chunk === "string" ? parser.push(chunk) : parser.pushBytes(bytes(chunk))),
+      (c) => enqueue(c, parser.finish()),
+      () => {},
+    ));
+    /** The resolved parser id. */
+    this.parser = id;
+  }
+}
+
+/**
+ * Upstream OpenAI-compatible SSE bytes in (e.g. `response.body`), the same stream with tool
+ * calls parsed out of the text. Options: the parser options plus `cumulative`, `comments`,
+ * `maxEventBytes` and `onDiagnostic(d)`.
+ */
+export class SseRewriteStream extends TransformStream {
+  constructor(options) {
+    const [opts, onDiagnostic] = split(options);
+    const rw = new SseRewriter(opts);
+    const report = onDiagnostic
+      ? () => {
+          for (const d of rw.takeDiagnostics()) onDiagnostic(d);
+        }
+      : () => {};
+    const enqueue = (controller, out) => {
+      if (out.length) controller.enqueue(out);
+    };
+    super(transformer(
+      rw,
+      (chunk, c) => enqueue(c, rw.push(bytes(chunk))),
+      (c) => enqueue(c, rw.finish()),
+      report,
+    ));
+  }
+}
+
+/**
+ * Rewrites a non-streaming `chat.completion` (or `text_completion`) body: an object in, an
+ * object out; a JSON string in, a string out. Unchanged bodies come back as given.
+ */
+export function rewriteChatCompletion(body, options) {
+  const [opts, onDiagnostic] = split(options);
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const r = JSON.parse(rewriteCompletionBody(text, optionsJson(opts)));
+  if (onDiagnostic) for (const d of r.diagnostics) onDiagnostic(d);
+  if (r.body === null) return body;
+  return typeof body === "string" ? r.body : JSON.parse(r.body);
+}

@@ -1,0 +1,906 @@
+//! `SseRewriter`: an OpenAI-compatible SSE stream in, the same stream with tool calls out.
+//!
+//! Contract (contract §6), per `data:` event of a chunk object with a non-empty `choices` array:
+//! - Each choice (by its `index`; n > 1 supported) has its own parser. Its text (`delta.content`,
+//!   or `text` for `/v1/completions` chunks) is parsed; the events come out as `delta.content`,
+//!   `delta.reasoning_content` and `delta.tool_calls` (first delta: `index`, `id`,
+//!   `type:"function"`, `function:{name, arguments:""}`; then `{index, function:{arguments}}`
+//!   fragments). Completions chunks get `text`, `reasoning_content` and `tool_calls` on the
+//!   choice itself.
+//! - Order is kept: when one upstream chunk yields text then a call (or a call then text), it is
+//!   written as several events, one kind of delta each, in the order the parser emitted them.
+//!   A call start is always its own event, as OpenAI sends it.
+//! - Native upstream `delta.tool_calls` pass through; their indices and the synthesized ones
+//!   are assigned from one counter per choice, so they never collide (upstream indices are kept
+//!   when nothing was synthesized before them).
+//! - `finish_reason`: held text and an open call are flushed first; `"stop"` becomes
+//!   `"tool_calls"` when calls were synthesized. A finish after tool-call deltas comes as its
+//!   own event with an empty delta.
+//! - `[DONE]` and the end of the stream flush choices that got no finish (with the envelope of
+//!   the first chunk). Usage chunks (empty `choices`), comments, events of other types, data
+//!   that is not a chunk, and chunks the rewrite does not change pass through verbatim.
+//! - Cumulative upstreams (whole text in every chunk) are normalized to deltas (`Cumulative`).
+//!
+//! The output depends only on the SSE events, never on how the bytes were chunked.
+
+use super::decoder::{Decoder, Event as SseEvent, Item};
+use super::{Cumulative, SseOptions, WireDiagnostic};
+use crate::event::{push_usize, Event, Label};
+use crate::json::write::push_json_string;
+use crate::json::{Map, Value};
+use crate::parser::ToolCallParser;
+
+/// Choices per stream with their own parser; later ones pass through (`limit_exceeded`).
+const MAX_CHOICES: usize = 256;
+/// Distinct native tool-call indices remembered per choice; later ones pass through unmapped.
+const MAX_NATIVE: usize = 1024;
+/// Diagnostics kept for `take_diagnostics`; later ones only go out as comments.
+const MAX_KEPT_DIAGNOSTICS: usize = 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// `choices[].delta.content` (chat completions).
+    Chat,
+    /// `choices[].text` (completions).
+    Text,
+}
+
+/// Where the cumulative detection stands for one choice.
+#[derive(Debug)]
+enum Cum {
+    /// No text yet.
+    Start,
+    /// One text seen (fed as is).
+    First(String),
+    /// The second text extends the first: held until the third decides.
+    Pending { first_len: usize, second: String },
+    Delta,
+    /// Cumulative: the whole text so far.
+    Whole(String),
+}
+
+struct Choice {
+    index: u64,
+    style: Style,
+    parser: Option<ToolCallParser>,
+    /// The parser could not be built (text passes through).
+    failed: bool,
+    finished: bool,
+    /// Calls synthesized so far.
+    calls: usize,
+    /// The next free wire index (shared by synthesized and native calls).
+    next_wire: usize,
+    /// (parser index, wire index) of the last synthesized call.
+    open: Option<(usize, usize)>,
+    natives: Vec<(u64, usize)>,
+    cum: Cum,
+}
+
+impl Choice {
+    fn wire_of(&self, parser_index: usize) -> usize {
+        match self.open {
+            Some((p, w)) if p == parser_index => w,
+            _ => parser_index,
+        }
+    }
+
+    /// The wire index of native upstream index `n` (`None` past `MAX_NATIVE`).
+    fn native_wire(&mut self, n: u64) -> Option<usize> {
+        if let Some((_, w)) = self.natives.iter().find(|(k, _)| *k == n) {
+            return Some(*w);
+        }
+        if self.natives.len() >= MAX_NATIVE {
+            return None;
+        }
+        let w = self.next_wire;
+        self.next_wire += 1;
+        self.natives.push((n, w));
+        Some(w)
+    }
+
+    /// Turns an upstream text into the delta text(s) to parse (see `Cumulative`).
+    fn normalize(&mut self, t: String, out: &mut Vec<String>) -> Option<String> {
+        let mut problem = None;
+        self.cum = match core::mem::replace(&mut self.cum, Cum::Delta) {
+            Cum::Delta => {
+                out.push(t);
+                Cum::Delta
+            }
+            Cum::Start => {
+                out.push(t.clone());
+                Cum::First(t)
+            }
+            Cum::First(f) => {
+                if t.len() > f.len() && t.starts_with(&f) {
+                    Cum::Pending { first_len: f.len(), second: t }
+                } else {
+                    out.push(t);
+                    Cum::Delta
+                }
+            }
+            Cum::Pending { first_len, second } => {
+                if t.starts_with(&second) {
+                    out.push(t.get(first_len..).unwrap_or("").to_string());
+                    Cum::Whole(t)
+                } else {
+                    out.push(second);
+                    out.push(t);
+                    Cum::Delta
+                }
+            }
+            Cum::Whole(sent) => {
+                let keep = if t.starts_with(&sent) {
+                    sent.len()
+                } else {
+                    problem = Some("cumulative upstream text does not extend the text so far; the text after the common prefix is sent again");
+                    common_prefix(&sent, &t)
+                };
+                out.push(t.get(keep..).unwrap_or("").to_string());
+                Cum::Whole(t)
+            }
+        };
+        problem.map(str::to_string)
+    }
+
+    /// Releases a text held by the cumulative detection (read as a delta).
+    fn flush_pending(&mut self, out: &mut Vec<String>) {
+        if let Cum::Pending { second, .. } = core::mem::replace(&mut self.cum, Cum::Delta) {
+            out.push(second);
+        }
+    }
+}
+
+/// Byte length of the longest common prefix of `a` and `b` that ends on a char boundary.
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.char_indices().zip(b.chars()).find(|((_, x), y)| x != y).map_or(a.len().min(b.len()), |((i, _), _)| i)
+}
+
+/// What a choice contributes to the output, in order.
+enum Out {
+    /// One output choice, as JSON text.
+    Choice(String),
+    Comment(String),
+}
+
+/// A piece of a rewritten delta.
+enum Part {
+    Content(String),
+    Reasoning(String),
+    Start { wire: usize, id: String, name: String },
+    Args { wire: usize, text: String },
+    Comment(String),
+}
+
+/// The rewriter. `push` bytes, then `finish`; both append output bytes.
+pub struct SseRewriter {
+    opts: SseOptions,
+    decoder: Decoder,
+    items: Vec<Item>,
+    choices: Vec<Choice>,
+    /// The first chunk (its `choices` emptied): the envelope of flushed chunks (without `usage`).
+    envelope: Option<Map>,
+    upstream_id: Option<String>,
+    upstream_model: Option<String>,
+    diagnostics: Vec<WireDiagnostic>,
+    /// A choice was refused past `MAX_CHOICES` (reported once).
+    choices_full: bool,
+    finished: bool,
+}
+
+impl SseRewriter {
+    pub fn new(opts: SseOptions) -> SseRewriter {
+        let decoder = Decoder::new(opts.max_event_bytes);
+        SseRewriter {
+            opts,
+            decoder,
+            items: Vec::new(),
+            choices: Vec::new(),
+            envelope: None,
+            upstream_id: None,
+            upstream_model: None,
+            diagnostics: Vec::new(),
+            choices_full: false,
+            finished: false,
+        }
+    }
+
+    /// Feeds upstream bytes (chunks of any size); appends the rewritten bytes they complete.
+    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        if self.finished {
+            return;
+        }
+        let mut items = core::mem::take(&mut self.items);
+        self.decoder.push(bytes, &mut items);
+        for item in items.drain(..) {
+            self.item(item, out);
+        }
+        self.items = items;
+    }
+
+    /// Ends the stream: flushes choices that got no finish, then an event cut off by the end
+    /// (verbatim, with a `truncation` diagnostic). Later calls do nothing.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        if self.finished {
+            return;
+        }
+        let mut items = core::mem::take(&mut self.items);
+        self.decoder.finish(&mut items);
+        self.flush_all(out);
+        for item in items.drain(..) {
+            self.item(item, out);
+        }
+        self.finished = true;
+    }
+
+    /// Takes the diagnostics reported so far (at most `MAX_KEPT_DIAGNOSTICS` are kept between
+    /// calls).
+    pub fn take_diagnostics(&mut self) -> Vec<WireDiagnostic> {
+        core::mem::take(&mut self.diagnostics)
+    }
+
+    fn item(&mut self, item: Item, out: &mut Vec<u8>) {
+        match item {
+            Item::Event(ev) => self.event(ev, out),
+            Item::Line(line) => {
+                out.extend_from_slice(line.as_bytes());
+                out.push(b'\n');
+            }
+            Item::Overflow => {
+                let mut m = String::from("an SSE event longer than ");
+                crate::event::push_usize(&mut m, self.opts.max_event_bytes);
+                m.push_str(" bytes (maxEventBytes) is passed through unparsed");
+                self.stream_diag(Label::LimitExceeded, m, out);
+            }
+            Item::Raw(bytes) => out.extend_from_slice(&bytes),
+            Item::Incomplete(bytes) => {
+                self.stream_diag(Label::Truncation, "the stream ended inside an SSE event (clients drop it); passed through".into(), out);
+                out.extend_from_slice(&bytes);
+            }
+        }
+    }
+
+    fn keep(&mut self, d: WireDiagnostic) {
+        if self.diagnostics.len() < MAX_KEPT_DIAGNOSTICS {
+            self.diagnostics.push(d);
+        }
+    }
+
+    fn stream_diag(&mut self, label: Label, message: String, out: &mut Vec<u8>) {
+        let d = WireDiagnostic { choice: None, label, message, index: None };
+        if self.opts.comments {
+            out.extend_from_slice(d.comment().as_bytes());
+        }
+        self.keep(d);
+    }
+
+    fn event(&mut self, ev: SseEvent, out: &mut Vec<u8>) {
+        let verbatim = |out: &mut Vec<u8>, ev: &SseEvent| {
+            out.extend_from_slice(ev.raw.as_bytes());
+            out.push(b'\n');
+        };
+        let data = match (&ev.data, &ev.kind) {
+            (Some(d), None) => d.as_str(),
+            (Some(d), Some(k)) if k == "message" => d.as_str(),
+            _ => return verbatim(out, &ev),
+        };
+        if data.trim() == "[DONE]" {
+            self.flush_all(out);
+            return verbatim(out, &ev);
+        }
+        if !data.trim_start().starts_with('{') {
+            return verbatim(out, &ev);
+        }
+        let mut chunk = match crate::json::parse(data) {
+            Ok(Value::Object(m)) => m,
+            Ok(_) => return verbatim(out, &ev),
+            Err(e) => {
+                self.stream_diag(Label::MalformedJson, format!("upstream data is not JSON ({e}); passed through"), out);
+                return verbatim(out, &ev);
+            }
+        };
+        let choices = match chunk.get_mut("choices") {
+            Some(Value::Array(a)) if !a.is_empty() => core::mem::take(a),
+            _ => return verbatim(out, &ev),
+        };
+        self.remember(&chunk);
+        let mut outs = Vec::new();
+        let mut changed = false;
+        // One chunk when every choice gave exactly one delta; else one chunk per delta.
+        let mut single = true;
+        for (pos, c) in choices.into_iter().enumerate() {
+            let before = outs.len();
+            match c {
+                Value::Object(m) => changed |= self.choice(m, pos, &mut outs),
+                other => outs.push(Out::Choice(json_text(&other))),
+            }
+            single &= outs.len() == before + 1 && matches!(outs.last(), Some(Out::Choice(_)));
+        }
+        if !changed {
+            return verbatim(out, &ev);
+        }
+        let extra = ev.non_data_lines();
+        if single {
+            let list: Vec<String> = outs.into_iter().filter_map(|o| if let Out::Choice(c) = o { Some(c) } else { None }).collect();
+            write_chunk(out, &extra, &chunk, &list.join(","), true);
+            return;
+        }
+        write_outs(out, &chunk, outs, true, &extra);
+    }
+
+    /// Keeps what later chunks need from the first chunk: its envelope, id and model.
+    fn remember(&mut self, chunk: &Map) {
+        if self.envelope.is_some() {
+            return;
+        }
+        let env = chunk.clone();
+        self.upstream_id = env.get("id").and_then(Value::as_str).map(str::to_string);
+        self.upstream_model = env.get("model").and_then(Value::as_str).map(str::to_string);
+        self.envelope = Some(env);
+    }
+
+    /// The state of choice `index`, created on first sight (`None` past `MAX_CHOICES`).
+    fn slot(&mut self, index: u64, style: Style) -> Option<usize> {
+        if let Some(i) = self.choices.iter().position(|c| c.index == index) {
+            return Some(i);
+        }
+        if self.choices.len() >= MAX_CHOICES {
+            return None;
+        }
+        let cum = match self.opts.cumulative {
+            Cumulative::Auto => Cum::Start,
+            Cumulative::Always => Cum::Whole(String::new()),
+            Cumulative::Never => Cum::Delta,
+        };
+        self.choices.push(Choice {
+            index,
+            style,
+            parser: None,
+            failed: false,
+            finished: false,
+            calls: 0,
+            next_wire: 0,
+            open: None,
+            natives: Vec::new(),
+            cum,
+        });
+        Some(self.choices.len() - 1)
+    }
+
+    /// Feeds delta texts to choice `slot`'s parser (built on first use).
+    fn feed(&mut self, slot: usize, texts: &[String], finish: bool, events: &mut Vec<Event>) {
+        let st = &self.choices[slot];
+        if st.parser.is_none() && !st.failed && texts.iter().any(|t| !t.is_empty()) {
+            let o = self.opts.for_choice(self.upstream_id.as_deref(), self.upstream_model.as_deref(), st.index);
+            match ToolCallParser::new(&o) {
+                Ok(p) => self.choices[slot].parser = Some(p),
+                Err(e) => {
+                    self.choices[slot].failed = true;
+                    let index = self.choices[slot].index;
+                    self.keep(WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: e.0, index: None });
+                }
+            }
+        }
+        let st = &mut self.choices[slot];
+        match &mut st.parser {
+            Some(p) => {
+                for t in texts {
+                    p.push_into(t, events);
+                }
+                if finish {
+                    p.finish_into(events);
+                }
+            }
+            None => events.extend(texts.iter().filter(|t| !t.is_empty()).map(|t| Event::Text(t.clone()))),
+        }
+    }
+
+    /// Rewrites one upstream choice into `outs`; returns whether anything changed.
+    fn choice(&mut self, mut choice: Map, pos: usize, outs: &mut Vec<Out>) -> bool {
+        let index = choice.get("index").and_then(Value::as_u64).unwrap_or(pos as u64);
+        let style = if choice.get("delta").is_some_and(Value::is_object) {
+            Style::Chat
+        } else if choice.get("text").is_some_and(Value::is_string) {
+            Style::Text
+        } else {
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            return false;
+        };
+        let Some(slot) = self.slot(index, style) else {
+            if !self.choices_full {
+                self.choices_full = true;
+                let d = WireDiagnostic {
+                    choice: Some(index),
+                    label: Label::LimitExceeded,
+                    message: format!("more than {MAX_CHOICES} choices: later ones pass through unparsed"),
+                    index: None,
+                };
+                if self.opts.comments {
+                    outs.push(Out::Comment(d.comment()));
+                }
+                self.keep(d);
+            }
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            return false;
+        };
+        let finish = choice.get("finish_reason").and_then(Value::as_str).map(str::to_string);
+
+        // Native tool calls: indices from the shared counter.
+        let mut changed = false;
+        if let Some(Value::Array(calls)) = choice.get_mut("delta").and_then(|d| d.as_object_mut()).and_then(|d| d.get_mut("tool_calls")) {
+            let st = &mut self.choices[slot];
+            for call in calls.iter_mut().filter_map(Value::as_object_mut) {
+                if let Some(n) = call.get("index").and_then(Value::as_u64) {
+                    if let Some(w) = st.native_wire(n) {
+                        if w as u64 != n {
+                            call.insert("index".into(), Value::from(w as u64));
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if self.choices[slot].finished {
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            return changed;
+        }
+
+        // The text, taken out of the choice (an empty string stays in its place for now).
+        let text = text_slot(&mut choice, style).and_then(|v| match v {
+            Value::String(s) => Some(core::mem::take(s)),
+            _ => None,
+        });
+        let mut texts = Vec::new();
+        if let Some(t) = text.clone().filter(|t| !t.is_empty()) {
+            if let Some(problem) = self.choices[slot].normalize(t, &mut texts) {
+                let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
+                if self.opts.comments {
+                    outs.push(Out::Comment(d.comment()));
+                }
+                self.keep(d);
+                changed = true;
+            }
+        }
+        if finish.is_some() {
+            self.choices[slot].flush_pending(&mut texts);
+        }
+        let mut events = Vec::new();
+        self.feed(slot, &texts, finish.is_some(), &mut events);
+        if finish.is_some() {
+            self.choices[slot].finished = true;
+        }
+        let calls_before = self.choices[slot].calls;
+        let parts = self.parts(slot, events);
+        let finish_out = finish.as_deref().map(|f| self.finish_reason(slot, f));
+
+        let same_text = match (&text, parts.as_slice()) {
+            (None, []) => true,
+            (Some(t), []) => t.is_empty(),
+            (Some(t), [Part::Content(c)]) => c == t,
+            _ => false,
+        };
+        if !changed && same_text && finish_out == finish && self.choices[slot].calls == calls_before {
+            if let (Some(t), Some(slot)) = (text, text_slot(&mut choice, style)) {
+                *slot = Value::String(t);
+            }
+            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            return false;
+        }
+        // The template of every output choice: the upstream one, its text or delta cleared.
+        let base = match style {
+            Style::Chat => {
+                let mut d = choice.get_mut("delta").map(Value::take).and_then(|d| if let Value::Object(m) = d { Some(m) } else { None }).unwrap_or_default();
+                if text.is_some() {
+                    d.remove("content");
+                }
+                d
+            }
+            Style::Text => Map::new(),
+        };
+        self.emit(&choice, style, base, parts, finish_out, outs);
+        true
+    }
+
+    /// Parser events to delta parts (merging text, mapping call indices to wire indices).
+    fn parts(&mut self, slot: usize, events: Vec<Event>) -> Vec<Part> {
+        let mut parts: Vec<Part> = Vec::new();
+        for e in events {
+            let st = &mut self.choices[slot];
+            match e {
+                Event::Text(t) => match parts.last_mut() {
+                    Some(Part::Content(s)) => s.push_str(&t),
+                    _ => parts.push(Part::Content(t)),
+                },
+                Event::Reasoning(t) => match parts.last_mut() {
+                    Some(Part::Reasoning(s)) => s.push_str(&t),
+                    _ => parts.push(Part::Reasoning(t)),
+                },
+                Event::ToolCallStart { index, id, name } => {
+                    let wire = st.next_wire;
+                    st.next_wire += 1;
+                    st.open = Some((index, wire));
+                    st.calls += 1;
+                    parts.push(Part::Start { wire, id, name });
+                }
+                Event::ToolCallDelta { index, arguments_delta } => {
+                    let wire = st.wire_of(index);
+                    match parts.last_mut() {
+                        Some(Part::Args { wire: w, text }) if *w == wire => text.push_str(&arguments_delta),
+                        _ => parts.push(Part::Args { wire, text: arguments_delta }),
+                    }
+                }
+                Event::ToolCallEnd { .. } => {}
+                Event::Diagnostic { label, message, index } => {
+                    let d = WireDiagnostic { choice: Some(st.index), label, message, index: index.map(|i| st.wire_of(i)) };
+                    if self.opts.comments {
+                        parts.push(Part::Comment(d.comment()));
+                    }
+                    self.keep(d);
+                }
+            }
+        }
+        parts
+    }
+
+    /// `"stop"` becomes `"tool_calls"` once calls were synthesized for the choice.
+    fn finish_reason(&self, slot: usize, f: &str) -> String {
+        if f == "stop" && self.choices[slot].calls > 0 { "tool_calls".into() } else { f.into() }
+    }
+
+    /// Writes the parts of one choice as output choices: `base` (the upstream delta minus its
+    /// text) merges into the first part when it holds no content of its own; the finish goes on
+    /// the last text delta or, after a tool call, on an empty delta of its own.
+    fn emit(&self, template: &Map, style: Style, base: Map, parts: Vec<Part>, finish: Option<String>, outs: &mut Vec<Out>) {
+        const OWN: [&str; 4] = ["content", "reasoning_content", "reasoning", "tool_calls"];
+        /// A delta: the base's fields (JSON text without braces), one field of a part
+        /// (key, JSON value text), and whether the finish may ride on it.
+        enum Seq {
+            Delta(String, Option<(&'static str, String)>, bool),
+            Comment(String),
+        }
+        let own = OWN.iter().any(|k| base.contains_key(k));
+        let base = json_text(&Value::Object(base));
+        let mut base = Some(base.get(1..base.len() - 1).unwrap_or("").to_string());
+        let mut seq = Vec::new();
+        if own {
+            seq.push(Seq::Delta(base.take().unwrap_or_default(), None, true));
+        }
+        for part in parts {
+            let mut v = String::new();
+            let (key, text_like) = match part {
+                Part::Comment(c) => {
+                    seq.push(Seq::Comment(c));
+                    continue;
+                }
+                Part::Content(t) => {
+                    push_json_string(&mut v, &t);
+                    ("content", true)
+                }
+                Part::Reasoning(t) => {
+                    push_json_string(&mut v, &t);
+                    ("reasoning_content", true)
+                }
+                Part::Start { wire, id, name } => {
+                    v.push_str("[{\"index\":");
+                    push_usize(&mut v, wire);
+                    v.push_str(",\"id\":");
+                    push_json_string(&mut v, &id);
+                    v.push_str(",\"type\":\"function\",\"function\":{\"name\":");
+                    push_json_string(&mut v, &name);
+                    v.push_str(",\"arguments\":\"\"}}]");
+                    ("tool_calls", false)
+                }
+                Part::Args { wire, text } => {
+                    v.push_str("[{\"index\":");
+                    push_usize(&mut v, wire);
+                    v.push_str(",\"function\":{\"arguments\":");
+                    push_json_string(&mut v, &text);
+                    v.push_str("}}]");
+                    ("tool_calls", false)
+                }
+            };
+            seq.push(Seq::Delta(base.take().unwrap_or_default(), Some((key, v)), text_like));
+        }
+        if let Some(b) = base.filter(|b| !b.is_empty()) {
+            seq.push(Seq::Delta(b, None, true));
+        }
+        let last = seq.iter().rposition(|s| matches!(s, Seq::Delta(..)));
+        let finish_at = match (&finish, last) {
+            (None, _) => None,
+            (Some(_), Some(i)) if matches!(seq[i], Seq::Delta(_, _, true)) => Some(i),
+            (Some(_), _) => {
+                seq.push(Seq::Delta(String::new(), None, true));
+                Some(seq.len() - 1)
+            }
+        };
+        let mut first = true;
+        for (i, s) in seq.into_iter().enumerate() {
+            match s {
+                Seq::Comment(c) => outs.push(Out::Comment(c)),
+                Seq::Delta(base, part, _) => {
+                    let f = if Some(i) == finish_at { finish.as_deref() } else { None };
+                    outs.push(Out::Choice(write_choice(template, style, &base, part, first, f)));
+                    first = false;
+                }
+            }
+        }
+    }
+
+    /// Flushes every choice that got no finish (at `[DONE]` or the end of the stream).
+    fn flush_all(&mut self, out: &mut Vec<u8>) {
+        for slot in 0..self.choices.len() {
+            let st = &mut self.choices[slot];
+            if st.finished {
+                continue;
+            }
+            st.finished = true;
+            let mut texts = Vec::new();
+            st.flush_pending(&mut texts);
+            let (index, style) = (st.index, st.style);
+            if st.parser.is_none() && texts.is_empty() {
+                continue;
+            }
+            let mut events = Vec::new();
+            self.feed(slot, &texts, true, &mut events);
+            let parts = self.parts(slot, events);
+            if parts.is_empty() {
+                continue;
+            }
+            let mut template = Map::new();
+            template.insert("index".into(), Value::from(index));
+            template.insert(if style == Style::Chat { "delta" } else { "text" }.into(), Value::Null);
+            template.insert("finish_reason".into(), Value::Null);
+            let mut outs = Vec::new();
+            self.emit(&template, style, Map::new(), parts, None, &mut outs);
+            write_outs(out, self.envelope.as_ref().unwrap_or(&Map::new()), outs, false, "");
+        }
+    }
+}
+
+/// A choice's text field: `delta.content` (chat) or `text` (completions).
+fn text_slot(choice: &mut Map, style: Style) -> Option<&mut Value> {
+    match style {
+        Style::Chat => choice.get_mut("delta")?.as_object_mut()?.get_mut("content"),
+        Style::Text => choice.get_mut("text"),
+    }
+}
+
+/// Writes `outs` in order: comments as they are, each choice as a chunk of its own (`chunk`
+/// with `choices: [choice]`); `usage` (when `usage`) and the `extra` lines go with the last
+/// chunk (or, when there is none, `extra` alone).
+fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: bool, extra: &str) {
+    let last = outs.iter().rposition(|o| matches!(o, Out::Choice(_)));
+    for (i, o) in outs.into_iter().enumerate() {
+        match o {
+            Out::Comment(c) => out.extend_from_slice(c.as_bytes()),
+            Out::Choice(c) => {
+                let is_last = Some(i) == last;
+                write_chunk(out, if is_last { extra } else { "" }, chunk, &c, usage && is_last);
+            }
+        }
+    }
+    if last.is_none() && !extra.is_empty() {
+        out.extend_from_slice(extra.as_bytes());
+        out.push(b'\n');
+    }
+}
+
+/// Writes one event: `extra` lines (verbatim, each with `\n`), then `data:` with `chunk`'s
+/// fields in order, `choices` being `[<choices>]` and `usage` kept only with `usage`.
+fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Map, choices: &str, usage: bool) {
+    let mut s = String::from(extra);
+    s.push_str("data: {");
+    let mut comma = false;
+    for (k, v) in chunk.iter() {
+        if k == "usage" && !usage {
+            continue;
+        }
+        if comma {
+            s.push(',');
+        }
+        comma = true;
+        push_json_string(&mut s, k);
+        s.push(':');
+        if k == "choices" {
+            s.push('[');
+            s.push_str(choices);
+            s.push(']');
+        } else {
+            v.write(&mut s);
+        }
+    }
+    s.push_str("}\n\n");
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// One output choice as JSON: `template`'s fields in order, with the delta (`base` fields plus
+/// the part's field) or, for completions, the text and the part's field; `finish_reason` set
+/// on the finishing one (null elsewhere, as `stop_reason`); `logprobs` only on the first.
+fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, String)>, first: bool, finish: Option<&str>) -> String {
+    let mut s = String::from("{");
+    let field = |s: &mut String, key: &str, json: &str| {
+        push_json_string(s, key);
+        s.push(':');
+        s.push_str(json);
+    };
+    let (content, other) = match part {
+        Some(("content", v)) if style == Style::Text => (Some(v), None),
+        p => (None, p),
+    };
+    for (i, (k, v)) in template.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        push_json_string(&mut s, k);
+        s.push(':');
+        match k.as_str() {
+            "delta" if style == Style::Chat => {
+                s.push('{');
+                s.push_str(base);
+                if let Some((key, json)) = &other {
+                    if !base.is_empty() {
+                        s.push(',');
+                    }
+                    field(&mut s, key, json);
+                }
+                s.push('}');
+            }
+            "text" if style == Style::Text => s.push_str(content.as_deref().unwrap_or("\"\"")),
+            "finish_reason" => match finish {
+                Some(f) => push_json_string(&mut s, f),
+                None => s.push_str("null"),
+            },
+            "stop_reason" if finish.is_none() => s.push_str("null"),
+            "logprobs" if !first => s.push_str("null"),
+            _ => v.write(&mut s),
+        }
+    }
+    if let (Style::Text, Some((key, json))) = (style, &other) {
+        s.push(',');
+        field(&mut s, key, json);
+    }
+    s.push('}');
+    s
+}
+
+/// A value's compact JSON text.
+fn json_text(v: &Value) -> String {
+    let mut s = String::new();
+    v.write(&mut s);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+    use crate::parser::Options;
+
+    fn opts(parser: &str) -> SseOptions {
+        SseOptions::new(Options::new(parser))
+    }
+
+    fn chunk(delta: &str, finish: Option<&str>) -> String {
+        let f = finish.map_or("null".to_string(), |f| format!("\"{f}\""));
+        format!("data: {{\"id\":\"chatcmpl-t1\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"finish_reason\":{f}}}]}}\n\n")
+    }
+
+    fn run(o: SseOptions, input: &str) -> (String, Vec<WireDiagnostic>) {
+        let mut r = SseRewriter::new(o);
+        let mut out = Vec::new();
+        r.push(input.as_bytes(), &mut out);
+        r.finish(&mut out);
+        (String::from_utf8(out).unwrap(), r.take_diagnostics())
+    }
+
+    /// The deltas of every data event, in order.
+    fn deltas(out: &str) -> Vec<Value> {
+        out.split("\n\n")
+            .filter_map(|e| e.lines().find_map(|l| l.strip_prefix("data: ")))
+            .filter(|d| *d != "[DONE]")
+            .map(|d| parse(d).unwrap()["choices"][0]["delta"].clone())
+            .collect()
+    }
+
+    #[test]
+    fn one_chunk_with_text_call_text_keeps_the_order() {
+        let text = r#"Hi<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>Bye"#;
+        let input = chunk(&format!("{{\"role\":\"assistant\",\"content\":{}}}", Value::from(text)), None) + &chunk("{}", Some("stop"));
+        let (out, _) = run(opts("hermes"), &input);
+        let d = deltas(&out);
+        assert_eq!(d[0].to_string(), r#"{"role":"assistant","content":"Hi"}"#);
+        assert_eq!(d[1].to_string(), r#"{"tool_calls":[{"index":0,"id":"call_t1_0","type":"function","function":{"name":"f","arguments":""}}]}"#);
+        assert_eq!(d[2].to_string(), r#"{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\": 1}"}}]}"#);
+        assert_eq!(d[3].to_string(), r#"{"content":"Bye"}"#);
+        assert!(out.contains(r#""finish_reason":"tool_calls""#));
+    }
+
+    #[test]
+    fn native_calls_after_synthesized_ones_get_fresh_indices() {
+        let input = chunk(r#"{"content":"<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"}"#, None)
+            + &chunk(r#"{"tool_calls":[{"index":0,"id":"n0","type":"function","function":{"name":"g","arguments":"{}"}}]}"#, None)
+            + &chunk(r#"{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}"#, Some("tool_calls"));
+        let (out, _) = run(opts("hermes"), &input);
+        let d = deltas(&out);
+        assert_eq!(d[0]["tool_calls"][0]["index"], 0);
+        assert_eq!(d[2]["tool_calls"][0]["id"], "n0");
+        assert_eq!(d[2]["tool_calls"][0]["index"], 1);
+        assert_eq!(d[3]["tool_calls"][0]["index"], 1);
+    }
+
+    #[test]
+    fn cumulative_auto_detection() {
+        let texts = |list: &[&str], o: SseOptions| {
+            let input: String = list.iter().map(|t| chunk(&format!("{{\"content\":{}}}", Value::from(*t)), None)).collect::<String>() + &chunk("{}", Some("stop"));
+            let (out, diags) = run(o, &input);
+            (deltas(&out).iter().filter_map(|d| d["content"].as_str().map(str::to_string)).collect::<String>(), diags)
+        };
+        // Cumulative: each text extends the one before.
+        assert_eq!(texts(&["He", "Hello", "Hello wor", "Hello world"], opts("hermes")).0, "Hello world");
+        // Deltas, even when the second text happens to start with the first.
+        assert_eq!(texts(&["a", "ab", "c"], opts("hermes")).0, "aabc");
+        assert_eq!(texts(&["Hel", "lo"], opts("hermes")).0, "Hello");
+        // Two texts only: read as deltas.
+        assert_eq!(texts(&["a", "ab"], opts("hermes")).0, "aab");
+        // Forced modes.
+        let mut never = opts("hermes");
+        never.cumulative = Cumulative::Never;
+        assert_eq!(texts(&["He", "Hello", "Hello!"], never).0, "HeHelloHello!");
+        let mut always = opts("hermes");
+        always.cumulative = Cumulative::Always;
+        let (text, diags) = texts(&["He", "Hello", "Help!"], always);
+        assert_eq!(text, "Hellop!");
+        assert_eq!(diags[0].label, Label::MalformedJson);
+    }
+
+    #[test]
+    fn other_events_pass_through_and_problems_are_comments() {
+        let input = "event: ping\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n: hi\n\ndata: {not json\n\ndata: {\"error\":{\"message\":\"m\"}}\n\n";
+        let (out, diags) = run(opts("hermes"), input);
+        assert_eq!(out, "event: ping\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n: hi\n\n: toolwire malformed_json {\"message\":\"upstream data is not JSON (unexpected character at byte 1); passed through\"}\ndata: {not json\n\ndata: {\"error\":{\"message\":\"m\"}}\n\n");
+        assert_eq!(diags.len(), 1);
+        let mut quiet = opts("hermes");
+        quiet.comments = false;
+        let (out, diags) = run(quiet, input);
+        assert!(!out.contains("toolwire") && diags.len() == 1);
+    }
+
+    #[test]
+    fn oversized_events_pass_through_with_a_diagnostic() {
+        let mut o = opts("hermes");
+        o.max_event_bytes = 100;
+        let big = chunk(&format!("{{\"content\":\"{}\"}}", "x".repeat(200)), None);
+        let input = chunk(r#"{"content":"a"}"#, None) + &big + &chunk(r#"{"content":"b"}"#, Some("stop"));
+        let (out, diags) = run(o, &input);
+        assert_eq!(diags[0].label, Label::LimitExceeded);
+        assert!(out.contains(&big));
+        assert!(out.starts_with(&chunk(r#"{"content":"a"}"#, None)));
+    }
+
+    #[test]
+    fn completions_chunks_and_flush_at_done() {
+        let c = |text: &str| format!("data: {{\"id\":\"cmpl-7\",\"object\":\"text_completion\",\"choices\":[{{\"index\":0,\"text\":{},\"finish_reason\":null}}]}}\n\n", Value::from(text));
+        let input = c("ok <tool") + &c("_call>{\"name\": \"f\", \"arguments\": {}}") + "data: [DONE]\n\n";
+        let (out, diags) = run(opts("hermes"), &input);
+        let events: Vec<Value> = out.split("\n\n").filter_map(|e| e.strip_prefix("data: ")).filter(|d| *d != "[DONE]").map(|d| parse(d).unwrap()).collect();
+        assert_eq!(events[0]["choices"][0]["text"], "ok ");
+        assert_eq!(events[1]["choices"][0]["tool_calls"][0]["function"]["name"], "f");
+        assert_eq!(events[1]["choices"][0]["text"], "");
+        let args: String = events[2..].iter().filter_map(|e| e["choices"][0]["tool_calls"][0]["function"]["arguments"].as_str()).collect();
+        assert_eq!(args, "{}");
+        assert!(out.ends_with("data: [DONE]\n\n"));
+        // Flushed at [DONE] with the first chunk's envelope; the missing end tag is no problem.
+        assert!(events.last().unwrap()["id"] == "cmpl-7");
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn many_choices_are_bounded() {
+        let mut input = String::new();
+        for i in 0..(MAX_CHOICES + 2) {
+            input.push_str(&format!("data: {{\"choices\":[{{\"index\":{i},\"delta\":{{\"content\":\"x\"}}}}]}}\n\n"));
+        }
+        let (out, diags) = run(opts("hermes"), &input);
+        assert_eq!(diags.iter().filter(|d| d.label == Label::LimitExceeded).count(), 1);
+        assert_eq!(out.matches("\"content\":\"x\"").count(), MAX_CHOICES + 2);
+    }
+}

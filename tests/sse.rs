@@ -1,0 +1,235 @@
+//! The SSE rewriter on recorded upstream streams (`tests/sse/*.sse`, expectations in
+//! `tests/sse/cases.json`): each stream is rewritten whole, split in two (see `cuts`), and byte
+//! by byte (the outputs must be identical), then read back the way an OpenAI client does
+//! (an independent SSE reader and tool-call reassembly by `index`), and compared with the
+//! expected content, calls and finish reasons.
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use toolwire::sse::{SseOptions, SseRewriter};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sse/");
+
+fn rewriter(options: &Value) -> SseRewriter {
+    let o = toolwire::json::parse(&options.to_string()).unwrap();
+    SseRewriter::new(SseOptions::from_json(&o).unwrap())
+}
+
+fn rewrite(options: &Value, chunks: &[&[u8]]) -> Vec<u8> {
+    let mut r = rewriter(options);
+    let mut out = Vec::new();
+    for c in chunks {
+        r.push(c, &mut out);
+    }
+    r.finish(&mut out);
+    out
+}
+
+#[derive(Debug, Default)]
+struct Call {
+    index: u64,
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+#[derive(Debug, Default)]
+struct Choice {
+    content: String,
+    reasoning: String,
+    calls: Vec<Call>,
+    finish: Option<String>,
+}
+
+/// What an OpenAI client reads from a stream.
+#[derive(Debug, Default)]
+struct Client {
+    choices: BTreeMap<u64, Choice>,
+    /// Labels of `: toolwire <label> …` comments, in order.
+    diagnostics: Vec<String>,
+    comments: Vec<String>,
+    /// (event type, data) of every dispatched event.
+    events: Vec<(Option<String>, String)>,
+    done: bool,
+}
+
+/// An SSE reader written from the spec, separately from the crate's decoder.
+fn read_events(bytes: &[u8]) -> (Vec<(Option<String>, String)>, Vec<String>) {
+    let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n").replace('\r', "\n");
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text).to_string();
+    let (mut events, mut comments) = (Vec::new(), Vec::new());
+    let (mut kind, mut data): (Option<String>, Option<String>) = (None, None);
+    for line in text.split('\n') {
+        if line.is_empty() {
+            if let Some(d) = data.take() {
+                events.push((kind.take(), d));
+            }
+            kind = None;
+        } else if let Some(c) = line.strip_prefix(':') {
+            comments.push(c.to_string());
+        } else {
+            let (name, value) = line.split_once(':').map_or((line, ""), |(n, v)| (n, v.strip_prefix(' ').unwrap_or(v)));
+            match name {
+                "data" => match &mut data {
+                    Some(d) => {
+                        d.push('\n');
+                        d.push_str(value);
+                    }
+                    None => data = Some(value.to_string()),
+                },
+                "event" => kind = Some(value.to_string()),
+                _ => {}
+            }
+        }
+    }
+    (events, comments)
+}
+
+impl Client {
+    fn read(bytes: &[u8]) -> Client {
+        let (events, comments) = read_events(bytes);
+        let mut c = Client { comments: comments.clone(), ..Default::default() };
+        for line in &comments {
+            if let Some(rest) = line.strip_prefix(" toolwire ") {
+                c.diagnostics.push(rest.split(' ').next().unwrap().to_string());
+            }
+        }
+        for (kind, data) in &events {
+            c.events.push((kind.clone(), data.clone()));
+            if kind.is_some() {
+                continue;
+            }
+            assert!(!c.done, "data after [DONE]: {data}");
+            if data == "[DONE]" {
+                c.done = true;
+                continue;
+            }
+            let chunk: Value = serde_json::from_str(data).unwrap_or_else(|e| panic!("not JSON ({e}): {data}"));
+            for ch in chunk["choices"].as_array().unwrap() {
+                c.choice(ch);
+            }
+        }
+        c
+    }
+
+    fn choice(&mut self, ch: &Value) {
+        let index = ch["index"].as_u64().unwrap();
+        let st = self.choices.entry(index).or_default();
+        let delta = if ch["delta"].is_object() { &ch["delta"] } else { ch };
+        let text_key = if ch["delta"].is_object() { "content" } else { "text" };
+        if let Some(t) = delta[text_key].as_str() {
+            st.content.push_str(t);
+        }
+        if let Some(t) = delta["reasoning_content"].as_str() {
+            st.reasoning.push_str(t);
+        }
+        for tc in delta["tool_calls"].as_array().into_iter().flatten() {
+            let i = tc["index"].as_u64().expect("every tool-call delta has an index");
+            if let Some(id) = tc["id"].as_str() {
+                assert!(st.calls.iter().all(|c| c.index != i), "index {i} reused by a second call");
+                assert_eq!(tc["type"], "function");
+                assert_eq!(tc["function"]["arguments"], "", "the first delta of a call has arguments \"\"");
+                let name = tc["function"]["name"].as_str().expect("the first delta names the call");
+                st.calls.push(Call { index: i, id: id.to_string(), name: name.to_string(), arguments: String::new() });
+            } else {
+                assert!(tc["function"].get("name").is_none(), "the name comes only once");
+                let call = st.calls.iter_mut().find(|c| c.index == i).expect("arguments of a started call");
+                call.arguments.push_str(tc["function"]["arguments"].as_str().unwrap());
+            }
+        }
+        if let Some(f) = ch["finish_reason"].as_str() {
+            assert!(st.finish.is_none(), "one finish per choice");
+            st.finish = Some(f.to_string());
+        }
+    }
+}
+
+/// Where to split a stream in two: every byte near a line end (where the decoder decides) and
+/// every 11th byte inside lines (inside a line every cut is alike: the line is buffered until
+/// its end). The JS suite splits the same streams at every byte.
+fn cuts(input: &[u8]) -> Vec<usize> {
+    let near_eol = |i: usize| (i.saturating_sub(2)..(i + 2).min(input.len())).any(|j| input[j] == b'\n' || input[j] == b'\r');
+    (0..=input.len()).filter(|&i| i % 11 == 0 || near_eol(i)).collect()
+}
+
+#[test]
+fn recorded_streams() {
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{DIR}cases.json")).unwrap()).unwrap();
+    let mut ids = Vec::new();
+    for case in cases.as_array().unwrap() {
+        let file = case["file"].as_str().unwrap();
+        let input = std::fs::read(format!("{DIR}{file}")).unwrap();
+        let opts = &case["options"];
+        let whole = rewrite(opts, &[&input]);
+        for cut in cuts(&input) {
+            let split = rewrite(opts, &[&input[..cut], &input[cut..]]);
+            assert!(split == whole, "{file}: split at {cut} differs");
+        }
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        assert!(rewrite(opts, &bytes) == whole, "{file}: byte by byte differs");
+        if case["identical"] == true {
+            assert_eq!(String::from_utf8_lossy(&whole), String::from_utf8_lossy(&input), "{file}: output is not the input");
+        }
+        let got = Client::read(&whole);
+        let upstream = Client::read(&input);
+        let expected = case["choices"].as_array().unwrap();
+        assert_eq!(got.choices.len(), expected.len(), "{file}: choices");
+        for (i, want) in expected.iter().enumerate() {
+            let st = &got.choices[&(i as u64)];
+            assert_eq!(st.content, want["content"].as_str().unwrap_or(""), "{file}: content of choice {i}");
+            assert_eq!(st.reasoning, want["reasoning"].as_str().unwrap_or(""), "{file}: reasoning of choice {i}");
+            assert_eq!(st.finish.as_deref(), want["finish_reason"].as_str(), "{file}: finish of choice {i}");
+            let calls = want["calls"].as_array().unwrap();
+            assert_eq!(st.calls.len(), calls.len(), "{file}: calls of choice {i}: {:?}", st.calls);
+            for (c, w) in st.calls.iter().zip(calls) {
+                assert_eq!(c.name, w["name"].as_str().unwrap(), "{file}");
+                let args: Value = serde_json::from_str(&c.arguments).unwrap_or_else(|e| panic!("{file}: arguments {:?}: {e}", c.arguments));
+                assert_eq!(args, w["arguments"], "{file}: arguments of {}", c.name);
+                if let Some(id) = w["id"].as_str() {
+                    assert_eq!(c.id, id, "{file}");
+                }
+                ids.push(c.id.clone());
+            }
+        }
+        let want_diags: Vec<String> = case["comments"].as_array().map(|a| a.iter().map(|v| v.as_str().unwrap().to_string()).collect()).unwrap_or_default();
+        assert_eq!(got.diagnostics, want_diags, "{file}: toolwire comments");
+        // Passed through: [DONE], comments, events of other types, usage chunks.
+        assert_eq!(got.done, upstream.done, "{file}: [DONE]");
+        for c in &upstream.comments {
+            assert!(got.comments.contains(c), "{file}: comment {c:?} lost");
+        }
+        for (kind, data) in &upstream.events {
+            let usage = kind.is_none() && serde_json::from_str::<Value>(data).is_ok_and(|v| v["choices"] == json!([]));
+            if kind.is_some() || usage {
+                assert!(got.events.contains(&(kind.clone(), data.clone())), "{file}: event {kind:?} {data} lost");
+            }
+        }
+    }
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "call ids are unique across completions: {ids:?}");
+}
+
+#[test]
+fn every_case_file_is_listed() {
+    let cases = std::fs::read_to_string(format!("{DIR}cases.json")).unwrap();
+    for entry in std::fs::read_dir(DIR).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".sse") {
+            assert!(cases.contains(&format!("\"{name}\"")), "{name} has no case in cases.json");
+        }
+    }
+}
+
+/// `SSE_SHOW=file.sse cargo test --test sse show -- --ignored --nocapture` prints a rewrite.
+#[test]
+#[ignore]
+fn show() {
+    let file = std::env::var("SSE_SHOW").unwrap();
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{DIR}cases.json")).unwrap()).unwrap();
+    let case = cases.as_array().unwrap().iter().find(|c| c["file"] == file.as_str()).unwrap();
+    let input = std::fs::read(format!("{DIR}{file}")).unwrap();
+    print!("{}", String::from_utf8_lossy(&rewrite(&case["options"], &[&input])));
+}

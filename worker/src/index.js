@@ -1,0 +1,225 @@
+// toolwire edge worker: an OpenAI-compatible proxy that turns tool calls written as text by the
+// model into proper `tool_calls`, streaming and not. Everything else passes through unchanged.
+//
+// Configuration (wrangler vars and secrets, see README):
+//   UPSTREAM_URL       the upstream server; the request path and query are appended to it
+//   TOOL_CALL_PARSER   a toolwire parser id, or "auto" (default): detected from the request's model
+//   FALLBACK_PARSER    used when detection finds nothing (default "generic")
+//   REASONING_PARSER   a reasoning parser id: reasoning goes to `reasoning_content`
+//   UPSTREAM_API_KEY   (secret) replaces the client's Authorization header
+//   CORS_ORIGINS       "*" or a comma-separated list of allowed origins (default: no CORS)
+//   MAX_BODY_BYTES     larger request bodies are refused with 413 (default 4 MiB)
+//   TOOLWIRE_COMMENTS  "false" keeps diagnostics out of the stream (default: SSE comment lines)
+import { detectParser } from "toolwire";
+import { SseRewriteStream, rewriteChatCompletion } from "toolwire/stream";
+
+const REWRITTEN = new Set(["/v1/chat/completions", "/v1/completions"]);
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"];
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+export default {
+  async fetch(request, env) {
+    const cors = corsHeaders(request, env);
+    if (request.method === "OPTIONS" && cors && request.headers.has("access-control-request-method")) {
+      return new Response(null, { status: 204, headers: preflight(request, cors) });
+    }
+    let response;
+    try {
+      response = await handle(request, env);
+    } catch (e) {
+      response = error(500, `toolwire worker: ${e?.message ?? e}`, "internal_error", "internal_error");
+    }
+    return cors ? withHeaders(response, cors) : response;
+  },
+};
+
+async function handle(request, env) {
+  if (!env.UPSTREAM_URL) return error(500, "toolwire worker: UPSTREAM_URL is not configured", "configuration_error", "no_upstream");
+  const url = new URL(request.url);
+  const target = env.UPSTREAM_URL.replace(/\/+$/, "") + url.pathname + url.search;
+  const headers = upstreamHeaders(request.headers, env);
+  if (request.method !== "POST" || !REWRITTEN.has(url.pathname)) {
+    return forward(target, { method: request.method, headers, body: hasBody(request) ? request.body : undefined, signal: request.signal });
+  }
+  const max = Number(env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY;
+  const text = await readLimited(request, max);
+  if (text === null) return error(413, `request body is larger than ${max} bytes`, "invalid_request_error", "request_too_large");
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: let the upstream answer it.
+    return forward(target, { method: "POST", headers, body: text, signal: request.signal });
+  }
+  const options = rewriteOptions(body, env);
+  const upstream = await send(target, { method: "POST", headers, body: text, signal: request.signal });
+  if (upstream instanceof Response && !upstream.ok) return upstream;
+  if (!(upstream instanceof Response)) return upstream.error;
+  const out = new Headers(upstream.headers);
+  out.delete("content-length");
+  out.delete("content-encoding");
+  out.set("x-toolwire-parser", options.parser);
+  if ((upstream.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    out.set("cache-control", "no-cache");
+    const broken = { message: null };
+    const rewritten = endOnError(upstream.body, broken)
+      .pipeThrough(makeRewriter(options))
+      .pipeThrough(noteBreak(broken));
+    return new Response(rewritten, { status: upstream.status, statusText: upstream.statusText, headers: out });
+  }
+  const raw = await upstream.text();
+  let fixed = raw;
+  try {
+    fixed = rewriteChatCompletion(raw, options);
+  } catch {
+    // Not a completion body (or bad options): pass it through as it came.
+  }
+  return new Response(fixed, { status: upstream.status, statusText: upstream.statusText, headers: out });
+}
+
+/** The rewrite options for a request: parser from env or the model, tools from the body. */
+function rewriteOptions(body, env) {
+  const model = typeof body?.model === "string" ? body.model : undefined;
+  const configured = (env.TOOL_CALL_PARSER ?? "").trim();
+  const parser = configured && configured !== "auto" ? configured : (detectParser(model ?? "") ?? (env.FALLBACK_PARSER || "generic"));
+  const options = { parser, model, comments: env.TOOLWIRE_COMMENTS !== "false" };
+  if (Array.isArray(body?.tools) && body.tools.length) options.tools = body.tools;
+  if (env.REASONING_PARSER) options.reasoning = env.REASONING_PARSER;
+  return options;
+}
+
+/** A rewriter for `options`; request tools that toolwire cannot read are left out. */
+function makeRewriter(options) {
+  try {
+    return new SseRewriteStream(options);
+  } catch (e) {
+    if (!options.tools) throw e;
+    const { tools, ...rest } = options;
+    return new SseRewriteStream(rest);
+  }
+}
+
+/** Sends a request upstream: the Response, or `{error}` with a 502 when it cannot be reached. */
+async function send(target, init) {
+  try {
+    return await fetch(target, { ...init, redirect: "manual" });
+  } catch (e) {
+    if (init.signal?.aborted) throw e;
+    return { error: error(502, `upstream unreachable: ${e?.message ?? e}`, "upstream_error", "bad_gateway") };
+  }
+}
+
+/** Passes a request through; the upstream's status, headers and body come back as they are. */
+async function forward(target, init) {
+  const upstream = await send(target, init);
+  if (!(upstream instanceof Response)) return upstream.error;
+  return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: new Headers(upstream.headers) });
+}
+
+function upstreamHeaders(incoming, env) {
+  const headers = new Headers(incoming);
+  for (const h of HOP_BY_HOP) headers.delete(h);
+  if (env.UPSTREAM_API_KEY) headers.set("authorization", `Bearer ${env.UPSTREAM_API_KEY}`);
+  return headers;
+}
+
+function hasBody(request) {
+  return request.method !== "GET" && request.method !== "HEAD" && request.body !== null;
+}
+
+/** The request body as text, or null when it is larger than `max` bytes. */
+async function readLimited(request, max) {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > max) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** The upstream body, ending cleanly (instead of erroring) when the upstream connection breaks. */
+function endOnError(body, broken) {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (e) {
+        broken.message = String(e?.message ?? e);
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * After the rewritten stream: a comment saying the upstream broke, when it did. The comment is
+ * only written at an event boundary: after an unterminated event (which the rewriter passes
+ * through and reports as `truncation`), a comment would complete it and clients would receive
+ * the broken event.
+ */
+function noteBreak(broken) {
+  let tail = "\n\n";
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (chunk.byteLength) tail = (tail + String.fromCharCode(...chunk.subarray(-2))).slice(-2);
+      controller.enqueue(chunk);
+    },
+    flush(controller) {
+      if (broken.message === null || tail !== "\n\n") return;
+      const note = JSON.stringify({ message: `the upstream stream broke: ${broken.message}` });
+      controller.enqueue(new TextEncoder().encode(`: toolwire truncation ${note}\n\n`));
+    },
+  });
+}
+
+function error(status, message, type, code) {
+  return Response.json({ error: { message, type, code } }, { status });
+}
+
+/** CORS headers for this request, or null when CORS is off or the origin is not allowed. */
+function corsHeaders(request, env) {
+  const allowed = (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (!allowed.length) return null;
+  const origin = request.headers.get("origin");
+  if (allowed.includes("*")) return { "access-control-allow-origin": "*", "access-control-expose-headers": "x-toolwire-parser" };
+  if (!origin || !allowed.includes(origin)) return null;
+  return { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "x-toolwire-parser" };
+}
+
+function preflight(request, cors) {
+  return {
+    ...cors,
+    "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+    "access-control-allow-headers": request.headers.get("access-control-request-headers") || "authorization, content-type",
+    "access-control-max-age": "86400",
+  };
+}
+
+function withHeaders(response, extra) {
+  const headers = new Headers(response.headers);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
