@@ -24,6 +24,22 @@ const FIXTURES: &[(&str, &str)] = &[
 ];
 const CORPUS: &str = include_str!("corpus/vllm-sample.json");
 
+/// The events of a `push`/`finish` result, decoded as api.js's `events` does (short forms
+/// `t…`, `r…`, `dN:…`, else a JSON array, `""` for none).
+fn decode(s: &str) -> Vec<Value> {
+    match s.as_bytes().first() {
+        None => vec![],
+        Some(b't') => vec![json!({"type": "text", "text": &s[1..]})],
+        Some(b'r') => vec![json!({"type": "reasoning", "text": &s[1..]})],
+        Some(b'd') => {
+            let colon = s.find(':').unwrap();
+            vec![json!({"type": "tool-call-delta", "index": s[1..colon].parse::<usize>().unwrap(), "argumentsDelta": &s[colon + 1..]})]
+        }
+        Some(b'[') => rs(s).as_array().unwrap().clone(),
+        Some(_) => panic!("unknown event encoding: {s:?}"),
+    }
+}
+
 fn error_message(e: JsValue) -> String {
     e.dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
 }
@@ -86,9 +102,9 @@ fn stream(opts: &Value, chunks: &[&str]) -> Vec<Value> {
     let mut p = JsToolCallParser::new(&opts.to_string()).unwrap();
     let mut events = Vec::new();
     for c in chunks {
-        events.extend(rs(&p.push(c)).as_array().unwrap().iter().cloned());
+        events.extend(decode(&p.push(c)));
     }
-    events.extend(rs(&p.finish()).as_array().unwrap().iter().cloned());
+    events.extend(decode(&p.finish()));
     events
 }
 
@@ -114,9 +130,9 @@ fn streaming_through_the_binding_at_every_split() {
         let mut p = JsToolCallParser::new(&opts.to_string()).unwrap();
         let mut events = Vec::new();
         for b in input.as_bytes() {
-            events.extend(rs(&p.push_bytes(&[*b])).as_array().unwrap().iter().cloned());
+            events.extend(decode(&p.push_bytes(&[*b])));
         }
-        events.extend(rs(&p.finish()).as_array().unwrap().iter().cloned());
+        events.extend(decode(&p.finish()));
         assert_eq!(merge(&events), whole, "{opts} byte by byte {input:?}");
     }
 }
