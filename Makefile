@@ -56,13 +56,13 @@ bench: build
 ## fuzz: every fuzz target for FUZZ_SECONDS each (nightly + cargo-fuzz; not part of `make test`).
 ## Crashes land in fuzz/artifacts/<target>/; reproduce with `cd fuzz && cargo +nightly fuzz run <target> <file>`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= engine_json engine_xml engine_pythonic engine_other json
+FUZZ_TARGETS ?= engine_json engine_xml engine_pythonic engine_other json sse
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 	node scripts/fuzz-seed.mjs fuzz/seeds
 	cd fuzz && for t in $(FUZZ_TARGETS); do \
-		seeds=seeds/engine; if [ $$t = json ]; then seeds=seeds/json; fi; \
+		seeds=seeds/engine; if [ $$t = json ] || [ $$t = sse ]; then seeds=seeds/$$t; fi; \
 		mkdir -p corpus/$$t; \
 		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
 		log=artifacts/$$t.log; mkdir -p artifacts; \

@@ -3,7 +3,9 @@
 //   node scripts/fuzz-seed.mjs [out dir = fuzz/seeds]
 // Writes <out>/engine/<hash> (model outputs in the engine targets' input layout, see
 // fuzz/src/lib.rs: flags, chunking seed, reasoning pick, `PARSER\n`, text) and
-// <out>/json/<hash> (argument objects and tool schemas). `make fuzz` passes these directories
+// <out>/json/<hash> (argument objects and tool schemas) and <out>/sse/<hash> (the recorded
+// upstream streams of tests/sse in the sse target's layout: flags, chunking seed, `PARSER\n`,
+// bytes). `make fuzz` passes these directories
 // to libFuzzer as read-only seed corpora.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +15,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = process.argv[2] ?? join(root, "fuzz/seeds");
 rmSync(out, { recursive: true, force: true });
-for (const d of ["engine", "json"]) mkdirSync(join(out, d), { recursive: true });
+for (const d of ["engine", "json", "sse"]) mkdirSync(join(out, d), { recursive: true });
 
 const cases = [];
 for (const name of readdirSync(join(root, "tests/fixtures")).sort()) {
@@ -41,4 +43,13 @@ for (const c of cases) {
   }
   if (c.tools) { write("json", Buffer.from(JSON.stringify(c.tools))); json++; }
 }
-console.log(`fuzz seeds: ${engine} engine inputs, ${json} JSON texts in ${out}`);
+let sse = 0;
+for (const c of JSON.parse(readFileSync(join(root, "tests/sse/cases.json"), "utf8"))) {
+  const bytes = readFileSync(join(root, "tests/sse", c.file));
+  const parser = c.options?.parser ?? "auto";
+  for (const flags of [2 << 5, (2 << 5) | 16 | 1]) {
+    write("sse", Buffer.concat([Buffer.from([flags, 11]), Buffer.from(`${parser}\n`), bytes]));
+    sse++;
+  }
+}
+console.log(`fuzz seeds: ${engine} engine inputs, ${json} JSON texts, ${sse} SSE streams in ${out}`);

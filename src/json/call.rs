@@ -347,6 +347,8 @@ struct WrapperReader {
     role: Role,
     name: Option<String>,
     name_raw: String,
+    /// Input bytes of the name's JSON string consumed so far (decides `maxNameBytes`).
+    name_len: usize,
     args_seen: bool,
     args_done: bool,
     /// Arguments read before the name was known.
@@ -379,6 +381,7 @@ impl WrapperReader {
             role: Role::Skip,
             name: None,
             name_raw: String::new(),
+            name_len: 0,
             args_seen: false,
             args_done: false,
             args_buf: None,
@@ -601,6 +604,7 @@ impl WrapperReader {
                                 return self.error(input, i, sink, "the tool name is not a string".into());
                             }
                             self.name_raw.clear();
+                            self.name_len = 0;
                             self.sc = JsonScanner::new(Expect::Any, depth);
                         }
                         Role::Args => {
@@ -666,6 +670,16 @@ impl WrapperReader {
                         }
                         role => {
                             self.scratch.clear();
+                            // A name is fed at most up to the character that crosses
+                            // `maxNameBytes` (its quotes aside), so the limit is hit at the same
+                            // byte whatever the chunking.
+                            let rest = match role {
+                                Role::Name => {
+                                    let room = (sink.limits.max_name_bytes + 3).saturating_sub(self.name_len);
+                                    &rest[..ceil_char_boundary(rest, room)]
+                                }
+                                _ => rest,
+                            };
                             let (used, r) = self.sc.feed(rest, Some(&mut self.scratch));
                             match role {
                                 Role::Name => self.name_raw.push_str(&self.scratch),
@@ -679,7 +693,8 @@ impl WrapperReader {
                                 }
                                 _ => {}
                             }
-                            if role == Role::Name && self.name_raw.len() > sink.limits.max_name_bytes + 2 {
+                            self.name_len += if role == Role::Name { used } else { 0 };
+                            if role == Role::Name && self.name_len > sink.limits.max_name_bytes + 2 {
                                 return self.error(input, i + used, sink, "tool name too long".into());
                             }
                             i += used;
@@ -883,4 +898,13 @@ impl StringArgs {
         }
         (i, Ok(false))
     }
+}
+
+/// The smallest char boundary `>= at` (or the length).
+fn ceil_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }

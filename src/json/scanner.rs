@@ -99,6 +99,11 @@ impl JsonScanner {
         self.st == St::Done
     }
 
+    /// True inside a string escape (`\` or `\u` and fewer than four digits consumed).
+    pub fn in_escape(&self) -> bool {
+        matches!(self.st, St::Str { esc: Esc::Backslash | Esc::U(..), .. })
+    }
+
     /// True before any byte of the value was consumed.
     pub fn at_start(&self) -> bool {
         self.st == St::Start

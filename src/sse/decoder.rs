@@ -103,6 +103,12 @@ impl Decoder {
         }
     }
 
+    /// Bytes held between pushes: the event being read, its current line and its joined
+    /// `data`; at most twice `max_event_bytes` after every `push`.
+    pub fn held_len(&self) -> usize {
+        self.event.raw.len() + self.line.len() + self.data.len()
+    }
+
     /// Decodes the next chunk, appending what it completes to `out`.
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<Item>) {
         let mut rest = bytes;
@@ -127,7 +133,7 @@ impl Decoder {
                     self.line.extend_from_slice(&rest[..i]);
                     self.after_cr = rest[i] == b'\r';
                     rest = &rest[i + 1..];
-                    if self.too_big() {
+                    if self.too_big(true) {
                         // The line just ended (it is not blank: a blank line adds nothing);
                         // the overflow goes on from the next line.
                         self.start_overflow(out);
@@ -141,7 +147,7 @@ impl Decoder {
                 None => {
                     self.line.extend_from_slice(rest);
                     rest = &[];
-                    if self.too_big() {
+                    if self.too_big(false) {
                         self.start_overflow(out);
                     }
                 }
@@ -163,8 +169,15 @@ impl Decoder {
         self.reset_event();
     }
 
-    fn too_big(&self) -> bool {
-        self.event.raw.len() + self.line.len() > self.max_event_bytes
+    /// The event with its current line exceeds `max_event_bytes`. A complete line counts as it
+    /// will be kept (invalid UTF-8 becomes U+FFFD, up to three times its bytes); a partial one
+    /// by its bytes (checked on every push, so in constant time).
+    fn too_big(&self, complete: bool) -> bool {
+        let line = match complete.then(|| core::str::from_utf8(&self.line)) {
+            Some(Err(_)) => String::from_utf8_lossy(&self.line).len(),
+            _ => self.line.len(),
+        };
+        self.event.raw.len() + line > self.max_event_bytes
     }
 
     /// Switches to forwarding the current event verbatim.
@@ -278,6 +291,7 @@ mod tests {
         let mut out = Vec::new();
         for c in chunks {
             d.push(c, &mut out);
+            assert!(d.held_len() <= 2 * max, "held {} bytes past twice the limit {max}", d.held_len());
         }
         d.finish(&mut out);
         // Merge adjacent Raw items (their split depends on the chunking).
@@ -382,5 +396,18 @@ mod tests {
             d.push(&[b'x'; 100], &mut out);
         }
         assert!(d.line.len() <= 64 && d.event.raw.len() <= 64);
+    }
+
+    /// Found by fuzzing: invalid UTF-8 grows threefold as U+FFFD, so a line under the limit in
+    /// bytes could push the kept event past it; the limit counts the line as kept.
+    #[test]
+    fn invalid_utf8_counts_as_replaced() {
+        let mut input = b"data: ".to_vec();
+        input.extend_from_slice(&[0xff; 40]);
+        input.extend_from_slice(b"\ndata: x\n\n");
+        let items = decode(&input, 64);
+        assert_eq!(items.first(), Some(&Item::Overflow), "{items:?}");
+        let raw: Vec<u8> = items.iter().filter_map(|i| if let Item::Raw(b) = i { Some(b.clone()) } else { None }).flatten().collect();
+        assert_eq!(raw, input, "the oversized event is forwarded verbatim");
     }
 }
