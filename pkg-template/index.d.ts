@@ -32,6 +32,11 @@ export interface ParserOptions {
   tools?: ToolDefinition[];
   /** A vLLM `--reasoning-parser` name (e.g. `"qwen3"`, `"deepseek_r1"`): reasoning comes out as `reasoning` events. */
   reasoning?: string;
+  /**
+   * Thinking on (default) or off, as vLLM's `enable_thinking`: with `false` the output starts
+   * in content even for reasoning parsers that start in reasoning (`qwen3`, `deepseek_r1`, `glm45`, ...).
+   */
+  thinking?: boolean;
   /** Prefix of generated call ids (default `"call_"`; ids are `${idPrefix}${index}`). */
   idPrefix?: string;
   /** Keep calls whose arguments the parser had to close (truncated or malformed) in `parse()` results. */

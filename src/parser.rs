@@ -23,7 +23,7 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Parser options (JS: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?, limits?}`).
+/// Parser options (JS: `{parser, model?, tools?, reasoning?, thinking?, idPrefix?, recover?, template?, limits?}`).
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// A family id or alias, or `"auto"` (detect from `model`, else `generic`).
@@ -34,6 +34,9 @@ pub struct Options {
     pub tools: Option<crate::json::Value>,
     /// A reasoning parser id (vLLM `--reasoning-parser`).
     pub reasoning: Option<String>,
+    /// `Some(false)`: thinking is off, the output starts in content even for reasoning parsers
+    /// that start in reasoning (vLLM's `enable_thinking: false`). Default on.
+    pub thinking: Option<bool>,
     /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
     /// `parse()` results. Default: the family's setting (off for most).
     pub recover: Option<bool>,
@@ -53,7 +56,7 @@ impl Options {
         Options { parser: parser.to_string(), ..Default::default() }
     }
 
-    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, idPrefix?, recover?, template?,
+    /// Reads the JS options object: `{parser, model?, tools?, reasoning?, thinking?, idPrefix?, recover?, template?,
     /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
     /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
     /// means `auto`. Unknown keys are ignored.
@@ -82,6 +85,11 @@ impl Options {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
             Some(_) => return Err(Error("option `recover` must be a boolean".into())),
+        };
+        o.thinking = match obj.get("thinking") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => return Err(Error("option `thinking` must be a boolean".into())),
         };
         o.policy = crate::policy::Policy::from_json(obj)?;
         if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
@@ -148,7 +156,7 @@ impl ToolCallParser {
             None | Some(crate::json::Value::Null) => None,
             Some(v) => Some(Tools::from_json(v).map_err(Error)?),
         };
-        let start = reasoning.is_some_and(|r| r.implicit_start);
+        let start = opts.thinking != Some(false) && reasoning.is_some_and(|r| r.implicit_start);
         let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
             Some(e) => e,
             None => Engine::new(&family.syntax, reasoning, start),

@@ -47,7 +47,7 @@ pub const HUNYUAN_A13B: Reasoning<'static> = Reasoning {
 };
 
 pub static REASONING: &[Reasoning<'static>] = &[
-    think("qwen3", &["mimo", "nemotron_v3"], false, "<think>…</think>; output starts as content; a tool call ends reasoning."),
+    think("qwen3", &["mimo", "nemotron_v3"], true, "<think>…</think>; output starts in reasoning (thinking on, vLLM's default; the template may pre-fill <think>); a tool call ends reasoning. For thinking off, pass no reasoning parser."),
     think("deepseek_r1", &["step5", "holo2"], true, "<think>…</think>; output may begin inside reasoning with no <think>."),
     think(
         "deepseek_v3",

@@ -197,6 +197,19 @@ test("REASONING_PARSER: reasoning goes to reasoning_content", async () => {
   });
 });
 
+test("REASONING_PARSER with thinking on (pre-filled <think>) or off (chat_template_kwargs.enable_thinking: false)", async () => {
+  const text = "Plan.</think>Answer.";
+  await withWorker({ vars: { REASONING_PARSER: "qwen3" }, upstream: textUpstream(text) }, async (mf) => {
+    const on = await (await mf.dispatchFetch("http://worker/v1/chat/completions", chat({ model: "Qwen/Qwen3-8B" }))).json();
+    assert.equal(on.choices[0].message.reasoning_content, "Plan.");
+    assert.equal(on.choices[0].message.content, "Answer.");
+    const offBody = chat({ model: "Qwen/Qwen3-8B", stream: true, chat_template_kwargs: { enable_thinking: false } });
+    const off = reassemble(new Uint8Array(await (await mf.dispatchFetch("http://worker/v1/chat/completions", offBody)).arrayBuffer()));
+    assert.equal(off.choices.get(0).reasoning, "");
+    assert.equal(off.choices.get(0).content, "Plan.Answer."); // a stray </think> in content is dropped
+  });
+});
+
 test("other routes and methods pass through: status, headers and body", async () => {
   const seen = [];
   const upstream = async (request) => {

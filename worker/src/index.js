@@ -85,6 +85,10 @@ function rewriteOptions(body, env) {
   const options = { parser, model, comments: env.TOOLWIRE_COMMENTS !== "false" };
   if (Array.isArray(body?.tools) && body.tools.length) options.tools = body.tools;
   if (env.REASONING_PARSER) options.reasoning = env.REASONING_PARSER;
+  // vLLM's switch for hybrid thinking models: off means the output starts in content.
+  const kwargs = body?.chat_template_kwargs;
+  const thinking = kwargs?.enable_thinking ?? kwargs?.thinking;
+  if (typeof thinking === "boolean") options.thinking = thinking;
   return options;
 }
 
