@@ -743,12 +743,14 @@ impl Values {
         let bytes = input.as_bytes();
         let start = i;
         while i < bytes.len() && lex::is_ident_byte(bytes[i]) {
+            // Decided at the byte that crosses the limit (its character), whatever the chunking.
+            if self.buf.len() + (i - start) >= sink.limits.max_name_bytes {
+                let at = crate::engine::floor_char_boundary(input, i).max(start);
+                return Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
+            }
             i += 1;
         }
         self.buf.push_str(&input[start..i]);
-        if self.buf.len() > sink.limits.max_name_bytes {
-            return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
-        }
         if i == bytes.len() && !eof {
             return Err(Halt::More(i));
         }
