@@ -806,12 +806,13 @@ impl Values {
             if !self.buf.bytes().last().is_none_or(|prev| lex::is_num_byte(b, prev, hex)) {
                 break;
             }
+            // Decided at the byte that crosses the limit, whatever the chunking.
+            if self.buf.len() >= sink.limits.max_name_bytes {
+                return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "number too long".into())));
+            }
             // Number bytes are ASCII (the first was checked by `start_value`).
             self.buf.push(b as char);
             i += 1;
-        }
-        if self.buf.len() > sink.limits.max_name_bytes {
-            return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "number too long".into())));
         }
         if i == bytes.len() && !eof {
             return Err(Halt::More(i));
@@ -965,30 +966,46 @@ impl Values {
     fn kv_key(&mut self, input: &str, mut i: usize, eof: bool, quoted: bool, sink: &mut Sink) -> R {
         use crate::scan::Hit;
         let bytes = input.as_bytes();
+        // Over `maxNameBytes` once `n` more bytes from `start` join the key: decided at the
+        // character that crosses the limit, whatever the chunking.
+        let (start, before, max) = (i, self.buf.len(), sink.limits.max_name_bytes);
+        let too_long = |n: usize| -> Result<(), Halt> {
+            if before + n <= max {
+                return Ok(());
+            }
+            let at = crate::engine::floor_char_boundary(input, start + max.saturating_sub(before)).max(start);
+            Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "key too long".into())))
+        };
         let done = if quoted {
             match self.marks.find(&input[i..], eof) {
                 Hit::Found { at, idx } if self.marks.act(idx) == QUOTE => {
+                    too_long(at)?;
                     self.buf.push_str(&input[i..i + at]);
                     i += at + self.marks.text(idx).len();
                     true
                 }
-                Hit::Found { at, .. } => return Err(Halt::Stop(i + at, Status::Stopped)),
+                Hit::Found { at, .. } => {
+                    too_long(at)?;
+                    return Err(Halt::Stop(i + at, Status::Stopped));
+                }
                 Hit::Hold { at } => {
+                    too_long(at)?;
                     self.buf.push_str(&input[i..i + at]);
                     i += at;
                     false
                 }
                 Hit::None => {
+                    too_long(input.len() - i)?;
                     self.buf.push_str(&input[i..]);
                     i = input.len();
                     false
                 }
             }
         } else {
-            let start = i;
             while i < bytes.len() && !matches!(bytes[i], b':' | b',' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<') {
                 i += 1;
             }
+            too_long(i - start)?;
             self.buf.push_str(&input[start..i]);
             match bytes.get(i) {
                 None => false,
@@ -1001,9 +1018,6 @@ impl Values {
                 Some(_) => return Err(fail(i, "expected `:` after a key".into())),
             }
         };
-        if self.buf.len() > sink.limits.max_name_bytes {
-            return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "key too long".into())));
-        }
         if !done {
             return Err(Halt::More(i));
         }
