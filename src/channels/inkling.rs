@@ -9,7 +9,7 @@
 //!   text. A `<|content_invoke_tool_json|>` right after the header opens the call;
 //! - opened at `<|content_invoke_tool_json|>`: the call object `{"name": …, "args": {…}}`.
 
-use crate::engine::{Reader, Status, Step};
+use crate::engine::{Reader, Step};
 use crate::json::call::CallsReader;
 use crate::sink::Sink;
 use crate::syntax::{JsonShape, Wrapper};
@@ -73,10 +73,8 @@ impl Reader for InklingReader {
                     let mut call = Self::call();
                     let step = call.feed(&tail[INVOKE_JSON.len()..], eof, sink);
                     self.call = Some(call);
-                    return match step.status {
-                        Status::Reject => Step::reject(used),
-                        _ => Step { used: used + INVOKE_JSON.len() + step.used, status: step.status },
-                    };
+                    // Offsets as if the call had been fed on its own later (split invariance).
+                    return Step { used: used + INVOKE_JSON.len() + step.used, status: step.status };
                 }
                 if INVOKE_JSON.starts_with(tail) && !eof {
                     return Step::partial(0);
