@@ -157,3 +157,85 @@ impl Recorder {
         self.done = end;
     }
 }
+
+/// The conservation check (contract invariant 4) over one run: `spans` cover `input` exactly
+/// once, in order; text and reasoning events are exactly the bytes of the text and reasoning
+/// spans (plus what readers emitted from inside markup spans: a subsequence of those spans'
+/// bytes); bytes are dropped only when `may_drop` (the `keepMalformed: false` policy), and then
+/// only after a diagnostic. Used by the fixture harness and the fuzz targets.
+#[cfg(feature = "spans")]
+pub fn check_conservation(input: &str, events: &[crate::event::Event], spans: &[Span], may_drop: bool) -> Result<(), String> {
+    use crate::event::Event;
+    let input = input.as_bytes();
+    let (mut text, mut reasoning) = (Vec::new(), Vec::new());
+    for e in events {
+        match e {
+            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
+            Event::Reasoning(t) => reasoning.extend_from_slice(t.as_bytes()),
+            _ => {}
+        }
+    }
+    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let (mut at, mut tc, mut rc) = (0, 0, 0);
+    let mut dropped = false;
+    let take = |out: &[u8], c: &mut usize, n: usize, what: &str, s: &Span| -> Result<Vec<u8>, String> {
+        let got = out.get(*c..*c + n).ok_or_else(|| format!("{s:?}: fewer {what} bytes emitted than attributed"))?;
+        *c += n;
+        Ok(got.to_vec())
+    };
+    for s in spans {
+        if s.start != at {
+            return Err(format!("spans leave a gap or overlap at byte {at}: {spans:?}"));
+        }
+        if s.end < s.start || s.end > input.len() {
+            return Err(format!("bad span {s:?}"));
+        }
+        let bytes = &input[s.start..s.end];
+        let len = s.end - s.start;
+        if s.kind != SpanKind::Markup && (s.inner_text, s.inner_reasoning) != (0, 0) {
+            return Err(format!("a reader emitted inside a {:?} span {s:?}", s.kind));
+        }
+        match s.kind {
+            SpanKind::Text | SpanKind::Reasoning => {
+                let (out, c, what) = if s.kind == SpanKind::Text { (&text, &mut tc, "text") } else { (&reasoning, &mut rc, "reasoning") };
+                let got = take(out, c, len, what, s)?;
+                if got != bytes {
+                    return Err(format!("{what} of {s:?} is not its input: {:?} vs {:?}", lossy(&got), lossy(bytes)));
+                }
+            }
+            SpanKind::Markup => {
+                let t = take(&text, &mut tc, s.inner_text, "text", s)?;
+                let r = take(&reasoning, &mut rc, s.inner_reasoning, "reasoning", s)?;
+                for (what, got) in [("text", t), ("reasoning", r)] {
+                    if !is_byte_subsequence(&got, bytes) {
+                        return Err(format!("{what} emitted inside {s:?} is not from its input: {:?} in {:?}", lossy(&got), lossy(bytes)));
+                    }
+                }
+            }
+            SpanKind::Dropped => dropped = true,
+        }
+        at = s.end;
+    }
+    if at != input.len() {
+        return Err(format!("bytes {at}.. were never accounted for: {spans:?}"));
+    }
+    if tc != text.len() {
+        return Err(format!("text emitted that no span accounts for: {:?}", lossy(&text[tc..])));
+    }
+    if rc != reasoning.len() {
+        return Err("reasoning emitted that no span accounts for".into());
+    }
+    if dropped && !may_drop {
+        return Err(format!("bytes dropped without keepMalformed: false: {spans:?}"));
+    }
+    if dropped && !events.iter().any(|e| matches!(e, Event::Diagnostic { .. })) {
+        return Err("bytes dropped without a diagnostic".into());
+    }
+    Ok(())
+}
+
+#[cfg(feature = "spans")]
+fn is_byte_subsequence(needle: &[u8], hay: &[u8]) -> bool {
+    let mut h = hay.iter();
+    needle.iter().all(|c| h.any(|d| d == c))
+}

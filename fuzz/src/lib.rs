@@ -13,7 +13,7 @@
 
 use toolwire::event::Event;
 use toolwire::json::scanner::{Expect, JsonScanner, Progress, is_valid_json};
-use toolwire::spans::{Span, SpanKind};
+use toolwire::spans::Span;
 use toolwire::syntax::{Family, Payload};
 use toolwire::{Limits, Options, ParseResult, ToolCallParser};
 
@@ -200,54 +200,12 @@ pub fn check_events(events: &[Event]) {
     assert!(open.is_none(), "a call was never ended");
 }
 
-/// Conservation; the same check as the fixture harness (`tests/common`).
+/// Conservation: `toolwire::spans::check_conservation`, as the fixture harness runs it.
 pub fn check_spans(input: &str, events: &[Event], spans: &[Span], opts: &Options) {
-    let input = input.as_bytes();
-    let (mut text, mut reasoning) = (Vec::new(), Vec::new());
-    for e in events {
-        match e {
-            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
-            Event::Reasoning(t) => reasoning.extend_from_slice(t.as_bytes()),
-            _ => {}
-        }
+    let may_drop = !opts.policy.resolve(None, false).keep_malformed;
+    if let Err(e) = toolwire::spans::check_conservation(input, events, spans, may_drop) {
+        panic!("conservation: {e}");
     }
-    let (mut at, mut tc, mut rc) = (0, 0, 0);
-    let mut dropped = false;
-    let take = |out: &[u8], c: &mut usize, n: usize| -> Vec<u8> {
-        let got = out.get(*c..*c + n).expect("fewer bytes emitted than attributed").to_vec();
-        *c += n;
-        got
-    };
-    for s in spans {
-        assert_eq!(s.start, at, "spans leave a gap or overlap: {spans:?}");
-        assert!(s.end >= s.start && s.end <= input.len(), "bad span {s:?}");
-        let bytes = &input[s.start..s.end];
-        if s.kind != SpanKind::Markup {
-            assert_eq!((s.inner_text, s.inner_reasoning), (0, 0), "reader output inside {s:?}");
-        }
-        match s.kind {
-            SpanKind::Text => assert_eq!(take(&text, &mut tc, bytes.len()), bytes, "text of {s:?}"),
-            SpanKind::Reasoning => assert_eq!(take(&reasoning, &mut rc, bytes.len()), bytes, "reasoning of {s:?}"),
-            SpanKind::Markup => {
-                let t = take(&text, &mut tc, s.inner_text);
-                let r = take(&reasoning, &mut rc, s.inner_reasoning);
-                assert!(subsequence(&t, bytes) && subsequence(&r, bytes), "output inside {s:?} is not from its bytes");
-            }
-            SpanKind::Dropped => dropped = true,
-        }
-        at = s.end;
-    }
-    assert_eq!(at, input.len(), "bytes {at}.. never accounted for");
-    assert_eq!((tc, rc), (text.len(), reasoning.len()), "output that no span accounts for");
-    if dropped {
-        assert!(!opts.policy.resolve(None, false).keep_malformed, "bytes dropped without keepMalformed: false");
-        assert!(events.iter().any(|e| matches!(e, Event::Diagnostic { .. })), "bytes dropped without a diagnostic");
-    }
-}
-
-fn subsequence(needle: &[u8], hay: &[u8]) -> bool {
-    let mut h = hay.iter();
-    needle.iter().all(|c| h.any(|d| d == c))
 }
 
 /// `toolwire::json::parse` and the streaming scanner agree: no panic; what parses re-parses to

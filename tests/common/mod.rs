@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::path::Path;
 use toolwire::event::Event;
 use toolwire::json::scanner::{is_valid_json, Expect};
-use toolwire::spans::{Span, SpanKind};
+use toolwire::spans::Span;
 use toolwire::{Options, ParseResult, ToolCallParser};
 
 /// One fixture.
@@ -246,74 +246,12 @@ pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
     ev
 }
 
-/// Conservation (contract invariant 4), from the engine's byte accounting: the spans cover the
-/// input exactly once, in order; text and reasoning events are exactly the bytes of the text and
-/// reasoning spans (plus what readers emitted from inside markup spans: a subsequence of those
-/// spans' bytes); nothing is dropped unless the policy drops malformed markup, and then only
-/// after a diagnostic.
+/// Conservation (contract invariant 4): see `toolwire::spans::check_conservation`.
 pub fn check_spans(f: &Fixture, events: &[Event], spans: &[Span]) {
-    let input = f.input.as_bytes();
-    let (mut text, mut reasoning) = (Vec::new(), Vec::new());
-    for e in events {
-        match e {
-            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
-            Event::Reasoning(t) => reasoning.extend_from_slice(t.as_bytes()),
-            _ => {}
-        }
+    let may_drop = !f.options().policy.resolve(None, false).keep_malformed;
+    if let Err(e) = toolwire::spans::check_conservation(&f.input, events, spans, may_drop) {
+        panic!("{}: {e}", f.name);
     }
-    let (mut at, mut tc, mut rc) = (0, 0, 0);
-    let mut dropped = false;
-    let take = |out: &[u8], c: &mut usize, n: usize, what: &str, s: &Span| -> Vec<u8> {
-        let got = out.get(*c..*c + n).unwrap_or_else(|| panic!("{}: {s:?}: fewer {what} bytes emitted than attributed", f.name));
-        *c += n;
-        got.to_vec()
-    };
-    for s in spans {
-        assert_eq!(s.start, at, "{}: spans leave a gap or overlap at byte {at}: {spans:?}", f.name);
-        assert!(s.end >= s.start && s.end <= input.len(), "{}: bad span {s:?}", f.name);
-        let bytes = &input[s.start..s.end];
-        let len = s.end - s.start;
-        if s.kind != SpanKind::Markup {
-            assert_eq!((s.inner_text, s.inner_reasoning), (0, 0), "{}: a reader emitted inside a {:?} span {s:?}", f.name, s.kind);
-        }
-        match s.kind {
-            SpanKind::Text => {
-                let got = take(&text, &mut tc, len, "text", s);
-                assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(bytes), "{}: text of {s:?} is not its input", f.name);
-            }
-            SpanKind::Reasoning => {
-                let got = take(&reasoning, &mut rc, len, "reasoning", s);
-                assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(bytes), "{}: reasoning of {s:?} is not its input", f.name);
-            }
-            SpanKind::Markup => {
-                let t = take(&text, &mut tc, s.inner_text, "text", s);
-                let r = take(&reasoning, &mut rc, s.inner_reasoning, "reasoning", s);
-                for (what, got) in [("text", t), ("reasoning", r)] {
-                    assert!(
-                        is_byte_subsequence(&got, bytes),
-                        "{}: {what} emitted inside {s:?} is not from its input: {:?} in {:?}",
-                        f.name,
-                        String::from_utf8_lossy(&got),
-                        String::from_utf8_lossy(bytes)
-                    );
-                }
-            }
-            SpanKind::Dropped => dropped = true,
-        }
-        at = s.end;
-    }
-    assert_eq!(at, input.len(), "{}: bytes {at}.. were never accounted for: {spans:?}", f.name);
-    assert_eq!(tc, text.len(), "{}: text emitted that no span accounts for: {:?}", f.name, String::from_utf8_lossy(&text[tc..]));
-    assert_eq!(rc, reasoning.len(), "{}: reasoning emitted that no span accounts for", f.name);
-    if dropped {
-        assert!(!f.options().policy.resolve(None, false).keep_malformed, "{}: bytes dropped without keepMalformed: false: {spans:?}", f.name);
-        assert!(events.iter().any(|e| matches!(e, Event::Diagnostic { .. })), "{}: bytes dropped without a diagnostic", f.name);
-    }
-}
-
-fn is_byte_subsequence(needle: &[u8], hay: &[u8]) -> bool {
-    let mut h = hay.iter();
-    needle.iter().all(|c| h.any(|d| d == c))
 }
 
 /// Checks the invariants that hold for one event sequence (2 and 4, and well-formedness).
