@@ -650,6 +650,15 @@ pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
     at
 }
 
+/// The smallest char boundary `>= at` (or the length).
+pub(crate) fn ceil_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// A fresh reader for one payload of kind `payload`.
 pub(crate) fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
     match payload {

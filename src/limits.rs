@@ -9,9 +9,9 @@
 //! | `maxBufferBytes` | 1 MiB | an undecided possible call is released as text; a typed value waiting for its close tag streams as a string |
 //! | `maxNameBytes` | 512 | a tool name over it: the markup is text; a parameter key over it: that parameter is text |
 //!
-//! Not here: the SSE rewriter's line length (`toolwire/stream`) gets its own limit when it
-//! lands (issue 8 leaves that to the SSE work); the hold-back of text (a partial marker) is
-//! bounded by the longest marker, not configurable.
+//! Fixed bounds, not options: the hold-back of text (a partial marker) is at most the longest
+//! marker plus `engine::READER_LOOKAHEAD`; the SSE decoder's event (and line) size is the
+//! stream option `maxEventBytes` (`sse::SseOptions`).
 
 /// Limits on what a parser buffers. Defaults are generous for real model output and small
 /// enough that a hostile stream cannot exhaust a worker.
@@ -32,4 +32,12 @@ impl Default for Limits {
     fn default() -> Self {
         Limits { max_args_bytes: 8 << 20, max_depth: 128, max_buffer_bytes: 1 << 20, max_name_bytes: 512 }
     }
+}
+
+/// For a token (name, key, identifier) of which `held` bytes were read before and
+/// `input[start..end]` comes next: `Some(at)` when it goes over `max` bytes, `at` the start of
+/// the character holding the byte that crosses the limit (never before `start`), so a limit is
+/// hit at the same byte whatever the chunking.
+pub fn crossing(input: &str, start: usize, end: usize, held: usize, max: usize) -> Option<usize> {
+    (held + (end - start) > max).then(|| crate::engine::floor_char_boundary(input, start + max.saturating_sub(held)).max(start))
 }

@@ -558,9 +558,7 @@ impl WrapperReader {
                         } else if b < 0x20 {
                             return self.error(input, i, sink, "control character in a key".into());
                         }
-                        // Decided at the byte that crosses the limit, whatever the chunking.
-                        if self.key.len() + (i - start) >= sink.limits.max_name_bytes {
-                            let at = crate::engine::floor_char_boundary(input, i);
+                        if let Some(at) = crate::limits::crossing(input, start, i + 1, self.key.len(), sink.limits.max_name_bytes) {
                             return self.error(input, at, sink, "key too long".into());
                         }
                         i += 1;
@@ -676,7 +674,7 @@ impl WrapperReader {
                             let rest = match role {
                                 Role::Name => {
                                     let room = (sink.limits.max_name_bytes + 3).saturating_sub(self.name_len);
-                                    &rest[..ceil_char_boundary(rest, room)]
+                                    &rest[..crate::engine::ceil_char_boundary(rest, room)]
                                 }
                                 _ => rest,
                             };
@@ -898,13 +896,4 @@ impl StringArgs {
         }
         (i, Ok(false))
     }
-}
-
-/// The smallest char boundary `>= at` (or the length).
-fn ceil_char_boundary(s: &str, at: usize) -> usize {
-    let mut at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at += 1;
-    }
-    at
 }

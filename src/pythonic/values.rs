@@ -743,12 +743,10 @@ impl Values {
         let bytes = input.as_bytes();
         let start = i;
         while i < bytes.len() && lex::is_ident_byte(bytes[i]) {
-            // Decided at the byte that crosses the limit (its character), whatever the chunking.
-            if self.buf.len() + (i - start) >= sink.limits.max_name_bytes {
-                let at = crate::engine::floor_char_boundary(input, i).max(start);
-                return Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
-            }
             i += 1;
+        }
+        if let Some(at) = crate::limits::crossing(input, start, i, self.buf.len(), sink.limits.max_name_bytes) {
+            return Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
         }
         self.buf.push_str(&input[start..i]);
         if i == bytes.len() && !eof {
@@ -966,15 +964,11 @@ impl Values {
     fn kv_key(&mut self, input: &str, mut i: usize, eof: bool, quoted: bool, sink: &mut Sink) -> R {
         use crate::scan::Hit;
         let bytes = input.as_bytes();
-        // Over `maxNameBytes` once `n` more bytes from `start` join the key: decided at the
-        // character that crosses the limit, whatever the chunking.
-        let (start, before, max) = (i, self.buf.len(), sink.limits.max_name_bytes);
-        let too_long = |n: usize| -> Result<(), Halt> {
-            if before + n <= max {
-                return Ok(());
-            }
-            let at = crate::engine::floor_char_boundary(input, start + max.saturating_sub(before)).max(start);
-            Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "key too long".into())))
+        // Over `maxNameBytes` once `n` more bytes from `start` join the key.
+        let (start, held, max) = (i, self.buf.len(), sink.limits.max_name_bytes);
+        let too_long = |n: usize| match crate::limits::crossing(input, start, start + n, held, max) {
+            Some(at) => Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "key too long".into()))),
+            None => Ok(()),
         };
         let done = if quoted {
             match self.marks.find(&input[i..], eof) {
