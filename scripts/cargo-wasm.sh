@@ -15,12 +15,12 @@ debian() { RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 /usr/
 if [ "${1:-}" = release ]; then
   if debian_ok; then
     RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none" \
-      CARGO_TARGET_DIR=target/small debian build --release --lib --no-default-features \
+      CARGO_TARGET_DIR=target/small debian build --release --lib --no-default-features --features std \
       --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size >&2
     echo target/small/wasm32-unknown-unknown/release/toolwire.wasm
   else
     echo "cargo-wasm: Debian's rustc-web is missing (scripts/setup.sh installs it); building with rustup: the wasm will be larger" >&2
-    cargo build --release --lib --target wasm32-unknown-unknown >&2
+    cargo build --release --lib --no-default-features --features std --target wasm32-unknown-unknown >&2
     echo target/wasm32-unknown-unknown/release/toolwire.wasm
   fi
   exit 0
