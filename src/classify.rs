@@ -12,7 +12,7 @@
 
 use crate::event::{Label, ParseResult};
 use crate::parser::{parse, Error, Options};
-use crate::json::write::push_json_string;
+use crate::json::push_json_string;
 
 /// What one family made of the text.
 #[derive(Clone, Debug, PartialEq)]

@@ -242,7 +242,7 @@ mod tests {
 
 /// `[{id, aliases, description}]` for every reasoning parser, as JSON.
 pub fn to_json() -> String {
-    use crate::json::write::push_json_string;
+    use crate::json::push_json_string;
     let mut out = String::from("[");
     for (i, r) in REASONING.iter().enumerate() {
         if i > 0 {

@@ -133,7 +133,7 @@ pub fn sniff_parser(text: &str) -> String {
         if i > 0 {
             out.push(',');
         }
-        crate::json::write::push_json_string(&mut out, id);
+        crate::json::push_json_string(&mut out, id);
     }
     out.push(']');
     out

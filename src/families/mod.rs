@@ -44,7 +44,7 @@ pub fn names() -> Vec<&'static str> {
 
 /// `[{id, aliases, models, description}]` for every family, as JSON.
 pub fn to_json() -> String {
-    use crate::json::write::push_json_string;
+    use crate::json::push_json_string;
     let list = |out: &mut String, items: &[&str]| {
         out.push('[');
         for (i, s) in items.iter().enumerate() {

@@ -19,7 +19,7 @@
 use crate::engine::{Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
-use crate::json::write::unescape;
+use crate::json::unescape;
 use crate::sink::Sink;
 use crate::syntax::{JsonShape, Wrapper};
 

@@ -403,7 +403,7 @@ impl MistralReader {
         if j - start > max {
             return Ok(None);
         }
-        Ok(input.get(start..j).and_then(crate::json::write::unescape))
+        Ok(input.get(start..j).and_then(crate::json::unescape))
     }
 
     fn start(&mut self, sink: &mut Sink) {

@@ -24,7 +24,7 @@
 use super::lex::{self, Escape, StrFlags};
 use super::{PySyntax, Style, Untyped};
 use crate::event::Label;
-use crate::json::write::{push_escaped, push_json_string};
+use crate::json::{push_escaped, push_json_string};
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
 

@@ -8,6 +8,7 @@
 //! either way `Coerced::ok` is false so the caller can report `type_coercion`. Coercion never
 //! fails and never drops a value.
 
+use super::number::Decimal;
 use super::{items, property, resolve, types, Ty, Types};
 use crate::json::{Map, Number, Value};
 

@@ -4,6 +4,7 @@
 
 pub mod coerce;
 pub mod format;
+pub mod number;
 pub mod pattern;
 pub mod validate;
 

@@ -32,6 +32,7 @@
 //!   rest is not checked (no issue is invented).
 
 use super::pattern::{Compiled, Patterns};
+use super::number::Decimal;
 use super::{resolve, types, Ty};
 use crate::json::{Map, Value};
 
@@ -236,7 +237,7 @@ impl<'a> Validator<'a> {
         if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
             if self.pattern(p, s, path) == Some(false) {
                 let mut shown = String::new();
-                crate::json::write::push_json_string(&mut shown, p);
+                crate::json::push_json_string(&mut shown, p);
                 self.issue(Kind::Violation, path, format!("expected a string matching {shown}, got {}", show(&Value::String(s.into()))));
             }
         }
@@ -434,7 +435,7 @@ impl<'a> Validator<'a> {
         if !reported.replace(true) {
             let why = compiled.unsupported().unwrap_or("").to_string();
             let mut shown = String::new();
-            crate::json::write::push_json_string(&mut shown, p);
+            crate::json::push_json_string(&mut shown, p);
             self.notes.push(Issue { kind: Kind::Unchecked, path: path.to_string(), message: format!("not checked: pattern {shown} ({why})") });
         }
         None

@@ -91,7 +91,7 @@ fn apply(choice: &mut Map, chat: bool, result: ParseResult) {
         target.insert("reasoning_content".into(), Value::String(joined));
     }
     if calls > 0 {
-        let list = target.get_or_insert_with("tool_calls".into(), || Value::Array(Vec::new()));
+        let list = target.entry("tool_calls").or_insert_with(|| Value::Array(Vec::new()));
         if !list.is_array() {
             *list = Value::Array(Vec::new());
         }

@@ -25,7 +25,7 @@ use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
 use crate::engine::{floor_char_boundary, Reader, Step};
-use crate::json::write::ObjectWriter;
+use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::Ty;
 use crate::sink::Sink;

@@ -17,7 +17,7 @@ use super::value::{self, ParamValue};
 use super::{code, header, Gap};
 use crate::engine::{floor_char_boundary, Reader, Step};
 use crate::event::Label;
-use crate::json::write::ObjectWriter;
+use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::{self, Ty};
 use crate::sink::Sink;
@@ -287,7 +287,7 @@ fn frame_value(f: Frame, root: &Value) -> Value {
     // Children grouped by name, in document order; a repeated name stays a list.
     let mut m = Map::new();
     for (k, v) in f.children {
-        if let Value::Array(a) = m.get_or_insert_with(k, || Value::Array(Vec::new())) {
+        if let Value::Array(a) = m.entry(k).or_insert_with(|| Value::Array(Vec::new())) {
             a.push(v);
         }
     }

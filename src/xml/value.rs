@@ -15,7 +15,7 @@
 
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
-use crate::json::write::{push_json_string, ObjectWriter};
+use crate::json::{push_json_string, ObjectWriter};
 use crate::sink::Sink;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -82,6 +82,16 @@ test("unknown parser: an Error that lists the valid ids", () => {
   assert.throws(() => parse("x", { parser: "hermes", reasoning: "nope" }), /valid reasoning parsers: .*qwen3/);
 });
 
+test("unknown option keys: an Error naming the valid keys (a misspelled parser is not auto)", () => {
+  assert.throws(() => new ToolCallParser({ parsr: "hermes" }), (e) => e instanceof Error && /unknown option `parsr` \(did you mean `parser`\?\); valid options: parser, model, tools/.test(e.message));
+  assert.throws(() => parse("x", { parser: "hermes", limits: { maxArgBytes: 10 } }), /unknown limit `maxArgBytes` \(did you mean `maxArgsBytes`\?\); valid limits: maxArgsBytes, maxDepth, maxBufferBytes, maxNameBytes/);
+  assert.throws(() => parse("x", { parser: "hermes", cumulative: true }), /unknown option `cumulative`/);
+  // Every documented key is accepted.
+  const all = { parser: "hermes", model: "m", tools: [], reasoning: "qwen3", thinking: false, idPrefix: "c_", recover: true, policy: "lenient",
+    recoverTruncated: true, keepMalformed: true, bareJson: false, limits: { maxArgsBytes: 10, maxDepth: 8, maxBufferBytes: 100, maxNameBytes: 64 } };
+  assert.equal(parse("hi", all).content, "hi");
+});
+
 test("parsers() and detectParser()", () => {
   const list = parsers();
   assert.ok(list.length >= 9);

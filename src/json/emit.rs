@@ -1,4 +1,5 @@
-//! Writing JSON text: string escaping and an incremental arguments-object writer.
+//! Writing JSON text as it streams: string escaping (whole strings and fragments), decoding a
+//! string body, and an incremental arguments-object writer. Whole documents are serde_json's.
 
 /// Appends `s` as a JSON string literal (quotes included). Non-ASCII is kept as is.
 pub fn push_json_string(out: &mut String, s: &str) {
