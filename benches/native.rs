@@ -281,7 +281,7 @@ fn families_table(cfg: &Cfg, root: &str) {
             let parser = s("parser").unwrap();
             let has_calls = f.get("calls").and_then(|c| c.as_array()).is_some_and(|c| !c.is_empty());
             let clean = f.get("diagnostics").and_then(|d| d.as_array()).is_some_and(|d| d.is_empty());
-            let plain = ["tools", "options", "template", "reasoning"].iter().all(|k| f.get(k).is_none_or(|v| v.is_null()));
+            let plain = ["tools", "options", "template", "reasoning"].iter().all(|k| f.get(*k).is_none_or(|v| v.is_null()));
             if !has_calls || !clean || !plain || seen.contains(&parser) {
                 continue;
             }

@@ -16,6 +16,8 @@
 //! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
 //! wasm-bindgen. See ARCHITECTURE.md for the layers.
 
+extern crate alloc;
+
 pub mod channels;
 pub mod classify;
 /// Documentation text (family and reasoning descriptions): the value natively; empty in the

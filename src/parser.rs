@@ -49,6 +49,9 @@ pub struct Options {
     /// `crate::template`. Ignored by other families.
     pub template: Option<crate::json::Value>,
     pub limits: Limits,
+    /// The engine for `pattern` when regex-lite is not built in (the wasm binding supplies the
+    /// JavaScript `RegExp`); see `crate::schema::pattern`.
+    pub pattern_engine: Option<crate::schema::pattern::HostEngine>,
 }
 
 impl Options {
@@ -198,7 +201,7 @@ impl ToolCallParser {
         let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
         let tools = match &opts.tools {
             None | Some(crate::json::Value::Null) => None,
-            Some(v) => Some(Tools::from_json(v).map_err(Error)?),
+            Some(v) => Some(Tools::from_json_with(v, opts.pattern_engine).map_err(Error)?),
         };
         let start = opts.thinking != Some(false) && reasoning.is_some_and(|r| r.implicit_start);
         let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {

@@ -23,13 +23,19 @@ impl Tools {
     /// Reads OpenAI tool definitions: `[{type:"function", function:{name, parameters}}]`.
     /// Also accepts bare `{name, parameters}` entries. Entries without a name are skipped.
     pub fn from_json(v: &Value) -> Result<Tools, String> {
+        Tools::from_json_with(v, None)
+    }
+
+    /// `from_json`, patterns compiled by `engine` when regex-lite is not built in
+    /// (`schema::pattern`).
+    pub fn from_json_with(v: &Value, engine: Option<crate::schema::pattern::HostEngine>) -> Result<Tools, String> {
         let arr = v.as_array().ok_or_else(|| "`tools` must be an array of tool definitions".to_string())?;
         let mut list = Vec::new();
         for t in arr {
             let f = t.get("function").unwrap_or(t);
             let Some(name) = f.get("name").and_then(Value::as_str) else { continue };
             let parameters = f.get("parameters").cloned().unwrap_or(Value::Object(Default::default()));
-            let mut patterns = crate::schema::pattern::Patterns::new();
+            let mut patterns = crate::schema::pattern::Patterns::with_engine(engine);
             patterns.collect(&parameters);
             list.push(Tool { name: name.to_string(), parameters, patterns });
         }

@@ -10,11 +10,19 @@
 //! - A pattern that cannot be compiled (look-around, backreferences, `\p{…}`, a syntax error, over
 //!   the size limit) is never a panic: `Compiled::Unsupported` carries the reason, and validation
 //!   reports it once per parser as not checked (`Issue` of kind `Unchecked`) and skips it.
-//! - Without the `std` feature there is no regex engine: every pattern is `Unsupported`
-//!   ("built without std"), reported as not checked, never as passed.
+//! - Engines: regex-lite with the `regex` feature (default; natively and in the wasm tests). The
+//!   npm package's wasm is built without it, within its size budget, and its binding supplies
+//!   the JavaScript engine's own `RegExp` (flag `u`), the ECMA-262 engine JSON Schema names, as a
+//!   `HostEngine` through `Options::pattern_engine`. With neither, every pattern is
+//!   `Unsupported` ("no regex engine"), reported as not checked, never as passed.
 
 use crate::json::Value;
+use alloc::rc::Rc;
 use core::cell::Cell;
+
+/// A pattern engine the host supplies: compiles an ECMA-262 pattern to a matcher (a search, not
+/// anchored), or says why it cannot.
+pub type HostEngine = fn(&str) -> Result<Rc<dyn Fn(&str) -> bool>, String>;
 
 /// Longest pattern compiled (bytes); a longer one is not checked.
 pub const MAX_PATTERN_BYTES: usize = 4096;
@@ -24,19 +32,41 @@ const SIZE_LIMIT: usize = 1 << 20;
 pub const MAX_PATTERNS: usize = 256;
 
 /// One compiled pattern.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub enum Compiled {
-    #[cfg(feature = "std")]
+    #[cfg(feature = "regex")]
     Regex(regex_lite::Regex),
+    /// Compiled by the host's engine.
+    Host(Rc<dyn Fn(&str) -> bool>),
     /// Not checked, and why.
     Unsupported(String),
 }
 
+impl core::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Compiled::Unsupported(why) => write!(f, "Unsupported({why:?})"),
+            _ => f.write_str("Compiled"),
+        }
+    }
+}
+
 impl Compiled {
-    /// Compiles an ECMA-262 pattern (see the module docs).
+    /// Compiles an ECMA-262 pattern with regex-lite (see the module docs).
     pub fn new(pattern: &str) -> Compiled {
+        Compiled::with(pattern, None)
+    }
+
+    /// Compiles with regex-lite when built in, else with `host`.
+    pub fn with(pattern: &str, host: Option<HostEngine>) -> Compiled {
         if pattern.len() > MAX_PATTERN_BYTES {
             return Compiled::Unsupported(format!("longer than {MAX_PATTERN_BYTES} bytes"));
+        }
+        if let (false, Some(engine)) = (cfg!(feature = "regex"), host) {
+            return match engine(pattern) {
+                Ok(m) => Compiled::Host(m),
+                Err(why) => Compiled::Unsupported(why),
+            };
         }
         let translated = match translate(pattern) {
             Ok(t) => t,
@@ -49,8 +79,9 @@ impl Compiled {
     pub fn is_match(&self, s: &str) -> Option<bool> {
         let _ = s;
         match self {
-            #[cfg(feature = "std")]
+            #[cfg(feature = "regex")]
             Compiled::Regex(r) => Some(r.is_match(s)),
+            Compiled::Host(m) => Some(m(s)),
             Compiled::Unsupported(_) => None,
         }
     }
@@ -65,7 +96,7 @@ impl Compiled {
     }
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "regex")]
 fn compile(translated: &str) -> Compiled {
     match regex_lite::RegexBuilder::new(translated).size_limit(SIZE_LIMIT).nest_limit(100).build() {
         Ok(r) => Compiled::Regex(r),
@@ -73,10 +104,10 @@ fn compile(translated: &str) -> Compiled {
     }
 }
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "regex"))]
 fn compile(_translated: &str) -> Compiled {
     let _ = SIZE_LIMIT;
-    Compiled::Unsupported("built without std: no regex engine".into())
+    Compiled::Unsupported("no regex engine in this build".into())
 }
 
 /// The patterns of a set of schemas, compiled once; each remembers whether its "not checked"
@@ -84,11 +115,17 @@ fn compile(_translated: &str) -> Compiled {
 #[derive(Clone, Debug, Default)]
 pub struct Patterns {
     list: Vec<(String, Compiled, Cell<bool>)>,
+    host: Option<HostEngine>,
 }
 
 impl Patterns {
     pub fn new() -> Patterns {
         Patterns::default()
+    }
+
+    /// Patterns compiled by `host` when regex-lite is not built in.
+    pub fn with_engine(host: Option<HostEngine>) -> Patterns {
+        Patterns { list: Vec::new(), host }
     }
 
     /// Compiles every `pattern` string and `patternProperties` key found in `schema` (walked to
@@ -127,7 +164,7 @@ impl Patterns {
 
     fn add(&mut self, p: &str) {
         if self.list.len() < MAX_PATTERNS && !self.list.iter().any(|(q, ..)| q == p) {
-            self.list.push((p.to_string(), Compiled::new(p), Cell::new(false)));
+            self.list.push((p.to_string(), Compiled::with(p, self.host), Cell::new(false)));
         }
     }
 
@@ -354,7 +391,7 @@ fn push_hex(out: &mut String, cp: u32) {
     }
 }
 
-#[cfg(all(test, feature = "std"))]
+#[cfg(all(test, feature = "regex"))]
 mod tests {
     use super::*;
 
