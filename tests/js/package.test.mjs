@@ -2,11 +2,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { loadCases, renderEvents, vllmParsers } from "./support/cases.mjs";
 import init, { parse, parsers, reasoningParsers, detectParser, sniffParser, classify, ToolCallParser } from "toolwire";
 
 const require = createRequire(import.meta.url);
-const fixtures = JSON.parse(readFileSync(new URL("../fixtures/json_tags.json", import.meta.url), "utf8"));
+// The first two cases of every parser directory in tests/data.
+const cases = loadCases().filter((c, i, all) => i < 2 || all[i - 2].parser !== c.parser);
 
 function collect(parser, chunks) {
   const events = [];
@@ -48,19 +49,22 @@ test("the README example", () => {
   ]);
 });
 
-test("parse() on every fixture equals streaming it split at every character", () => {
-  for (const f of fixtures) {
-    const opts = { parser: f.parser, tools: f.tools, reasoning: f.reasoning, recover: f.recover };
-    const whole = merge(collect(new ToolCallParser(opts), [f.input]));
-    const result = parse(f.input, opts);
-    const calls = whole.filter((e) => e.type === "tool-call-end" && (!e.repaired || f.recover));
-    assert.deepEqual(result.toolCalls, calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })), f.name);
-    const chars = [...f.input];
+test("tests/data cases through the package: the expected events, at every split, and parse()", () => {
+  assert.ok(cases.length > 100, `${cases.length} cases`);
+  for (const c of cases) {
+    const whole = merge(collect(new ToolCallParser(c.options), [c.input]));
+    assert.deepEqual(renderEvents(whole), c.events, `${c.name}: the events differ from tests/data/${c.name}.expect`);
+    // Without recovery options, parse() keeps exactly the calls the parser did not repair.
+    if (!["recover", "policy", "recoverTruncated", "keepMalformed"].some((k) => k in c.header)) {
+      const calls = whole.filter((e) => e.type === "tool-call-end" && !e.repaired);
+      assert.deepEqual(parse(c.input, c.options).toolCalls, calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })), c.name);
+    }
+    const chars = [...c.input];
     for (let i = 1; i < chars.length; i++) {
-      const p = new ToolCallParser(opts);
+      const p = new ToolCallParser(c.options);
       const split = merge(collect(p, [chars.slice(0, i).join(""), chars.slice(i).join("")]));
       p.free();
-      assert.deepEqual(split, whole, `${f.name} split at ${i}`);
+      assert.deepEqual(split, whole, `${c.name} split at ${i}`);
     }
   }
 });
@@ -84,7 +88,9 @@ test("unknown parser: an Error that lists the valid ids", () => {
 
 test("parsers() and detectParser()", () => {
   const list = parsers();
-  assert.ok(list.length >= 9);
+  const names = new Set(list.flatMap((p) => [p.id, ...p.aliases]));
+  const missing = vllmParsers().filter((n) => !names.has(n));
+  assert.deepEqual(missing, [], "every vLLM parser name (tests/data/vllm-parsers.txt) is an id or alias");
   for (const p of list) {
     assert.equal(typeof p.id, "string");
     assert.ok(Array.isArray(p.aliases) && Array.isArray(p.models));
