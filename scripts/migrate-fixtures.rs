@@ -195,11 +195,11 @@ fn run() -> Result<(), String> {
             // The parser's output, checked against the old assertions.
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<(ParseResult, Vec<toolwire::Event>), String> {
                 let opts = fixture.options();
-                let mut p = ToolCallParser::new(&opts).map_err(|e| e.to_string())?;
+                let mut p = ToolCallParser::new(opts).map_err(|e| e.to_string())?;
                 let mut events = Vec::new();
                 p.push_into(&fixture.input, &mut events);
                 p.finish_into(&mut events);
-                let result = toolwire::parse(&fixture.input, &opts).map_err(|e| e.to_string())?;
+                let result = toolwire::parse(&fixture.input, opts).map_err(|e| e.to_string())?;
                 Ok((result, merge(&events)))
             }));
             let (result, events) = match outcome {

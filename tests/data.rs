@@ -99,6 +99,7 @@ fn run_case(case: data::Case, update: bool) -> Result<(), Failed> {
     let f = Fixture { name: case.name.clone(), input: case.input, options, ..Default::default() };
     let (_, events) = drive(&f)?;
     let got = data::render_events(&events);
+    let missing = case.expect.is_none();
     let expect = case.expect.unwrap_or_default();
     if got == expect.events {
         return Ok(());
@@ -109,6 +110,13 @@ fn run_case(case: data::Case, update: bool) -> Result<(), Failed> {
         std::fs::write(&path, new.to_text()).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("updated tests/data/{}.expect", case.name);
         return Ok(());
+    }
+    if missing {
+        return Err(format!(
+            "no tests/data/{name}.expect yet; the events are:\n{got}\nTo write them: UPDATE_EXPECT=1 cargo test --test data -- --exact {name}",
+            name = case.name
+        )
+        .into());
     }
     Err(format!(
         "the events differ from tests/data/{name}.expect (- expected, + actual):\n{}\nIf the new events are right: UPDATE_EXPECT=1 cargo test --test data -- --exact {name}",

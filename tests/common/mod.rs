@@ -38,6 +38,8 @@ pub struct Fixture {
     pub reasoning_text: Option<Option<String>>,
     /// The exact list of diagnostic labels, in order.
     pub diagnostics: Option<Vec<String>>,
+    /// `options` read once (the drivers build a parser per chunking).
+    pub parsed: std::sync::OnceLock<Options>,
 }
 
 /// serde_json's value (the harness reads fixtures with it) as toolwire's.
@@ -46,8 +48,8 @@ pub fn tw(v: &Value) -> toolwire::json::Value {
 }
 
 impl Fixture {
-    pub fn options(&self) -> Options {
-        Options::from_json(&tw(&self.options)).unwrap_or_else(|e| panic!("{}: options: {e}", self.name))
+    pub fn options(&self) -> &Options {
+        self.parsed.get_or_init(|| Options::from_json(&tw(&self.options)).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)))
     }
 
     pub fn parser(&self) -> &str {
@@ -209,7 +211,7 @@ pub fn merge(events: &[Event]) -> Vec<Event> {
 
 /// Streams `chunks` (as text) and returns all events; checks the hold-back bound after each push.
 pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event> {
-    let mut p = ToolCallParser::new(&f.options()).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let mut p = ToolCallParser::new(f.options()).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
@@ -228,7 +230,7 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
 
 /// Streams byte chunks through the byte API.
 pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
-    let mut p = ToolCallParser::new(&f.options()).unwrap();
+    let mut p = ToolCallParser::new(f.options()).unwrap();
     p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
@@ -363,18 +365,18 @@ impl Rng {
 
 /// The hold-back bound of the fixture's parser.
 pub fn bound(f: &Fixture) -> usize {
-    ToolCallParser::new(&f.options()).map(|p| p.hold_bound()).unwrap_or(usize::MAX)
+    ToolCallParser::new(f.options()).map(|p| p.hold_bound()).unwrap_or(usize::MAX)
 }
 
 /// Runs every driver over one fixture and checks every invariant. Returns the whole-input
 /// result and the merged events (for the expectation checks).
 pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Event>) {
     let opts = f.options();
-    let whole = toolwire::parse(&f.input, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let whole = toolwire::parse(&f.input, opts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     // Invariant 3: parse() equals streaming the whole text and finishing.
     let streamed = stream_str(f, &[&f.input], usize::MAX);
     check_events(f, &streamed);
-    let keep = ToolCallParser::new(&opts).unwrap().keeps_repaired();
+    let keep = ToolCallParser::new(opts).unwrap().keeps_repaired();
     assert_eq!(whole, ParseResult::from_events(&streamed, keep), "{}: parse() differs from streaming", f.name);
     let reference = merge(&streamed);
 
