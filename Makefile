@@ -28,9 +28,10 @@ link:
 test-rust:
 	cargo test --quiet
 
-# The core without std (alloc only): `pattern` is then reported as not checked.
+# The core without std (`#![no_std]` + alloc; `pattern` is then reported as not checked), for
+# wasm32: `cargo check --no-default-features` as an rlib (the cdylib needs a panic handler).
 test-nostd:
-	scripts/cargo-wasm.sh check --lib --no-default-features
+	scripts/cargo-wasm.sh rustc --lib --no-default-features --crate-type rlib --profile check
 
 test-wasm:
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=300 \

@@ -10,6 +10,7 @@
 //!    of calls that were dropped as repaired;
 //! 3. otherwise `no_call`.
 
+use crate::prelude::*;
 use crate::event::{Label, ParseResult};
 use crate::parser::{parse, Error, Options};
 use crate::json::push_json_string;
@@ -117,6 +118,8 @@ pub fn to_json(list: &[Classification]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::{json, Value};
 

@@ -1,5 +1,6 @@
 //! Events a parser emits, and the one-shot result built from them (contract §3).
 
+use crate::prelude::*;
 use crate::json::push_json_string;
 
 /// Diagnostic labels: one stable vocabulary (contract §5).

@@ -1,5 +1,6 @@
 //! The public streaming API: `ToolCallParser` and the one-shot `parse`.
 
+use crate::prelude::*;
 use crate::engine::Engine;
 use crate::event::{Event, ParseResult};
 use crate::families;
@@ -21,7 +22,7 @@ impl core::fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 /// Parser options (JS: `{parser, model?, tools?, reasoning?, thinking?, idPrefix?, recover?, template?, limits?}`).
 #[derive(Clone, Debug, Default)]
@@ -306,6 +307,8 @@ pub fn parse(text: &str, opts: &Options) -> Result<ParseResult, Error> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

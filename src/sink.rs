@@ -6,6 +6,7 @@
 //! (contract invariant 2): a fragment that would break that is refused with a diagnostic, and an
 //! unfinished object is completed (append-only) when the call ends.
 
+use crate::prelude::*;
 use crate::event::{Event, Label};
 use crate::json::scanner::{Expect, JsonScanner, Progress};
 use crate::limits::Limits;
@@ -434,6 +435,8 @@ impl Sink {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn sink() -> Sink {

@@ -1,5 +1,6 @@
 //! The request's tool definitions (OpenAI `tools`), as the parsers see them.
 
+use crate::prelude::*;
 use crate::event::Label;
 use crate::json::Value;
 
@@ -131,6 +132,8 @@ fn under(path: &str, key: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

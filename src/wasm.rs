@@ -6,6 +6,7 @@
 //! one boundary crossing per call and no JS-object building code in the wasm. Errors are JS
 //! `Error`s whose message names the valid options.
 
+use crate::prelude::*;
 use crate::event::{events_to_json, Event};
 use crate::parser::{Options, ToolCallParser};
 use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};

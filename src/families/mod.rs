@@ -3,6 +3,7 @@
 //! Families are grouped by payload kind, one file per group. To add a family, add an entry to
 //! the group's list; `ALL` chains the groups.
 
+use crate::prelude::*;
 mod channels;
 mod json_bare;
 mod json_named;

@@ -16,6 +16,7 @@
 //!   was expected), every object is read as a call and a `parallel_collapse` diagnostic is
 //!   reported.
 
+use crate::prelude::*;
 use crate::engine::{Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};

@@ -7,6 +7,7 @@
 //! (numbers keep their JSON text: nothing is lost or reformatted; `schema::number` compares
 //! them as exact decimals).
 
+use crate::prelude::*;
 pub mod call;
 pub mod emit;
 pub mod named;

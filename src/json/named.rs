@@ -5,6 +5,7 @@
 //! forwarded raw. A name region without a valid name, or a name not followed by an object, is
 //! rejected (its bytes become text).
 
+use crate::prelude::*;
 use crate::engine::{Reader, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
@@ -545,6 +546,8 @@ impl Reader for MistralReader {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::NamedReader;
 
     #[test]

@@ -12,6 +12,7 @@
 //!   (used to close arguments cut off by truncation or an error; append-only).
 //! - Leading whitespace before the top-level value is consumed but not copied to `out`.
 
+use crate::prelude::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// Any JSON value.
@@ -526,6 +527,8 @@ pub fn is_valid_json(s: &str, expect: Expect) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn scan_all(s: &str) -> (usize, Result<Progress, JsonError>, String) {

@@ -21,6 +21,7 @@
 //! quote token, an escape, three quotes, or up to `WS_AHEAD` bytes of whitespace and one
 //! character.
 
+use crate::prelude::*;
 use super::lex::{self, Escape, StrFlags};
 use super::{PySyntax, Style, Untyped};
 use crate::event::Label;

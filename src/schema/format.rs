@@ -6,6 +6,7 @@
 //! `uri` (absolute, RFC 3986), `ipv4` (no leading zeros), `ipv6`. Any other format is not
 //! checked (`check` gives `None`), as JSON Schema allows.
 
+use crate::prelude::*;
 /// `Some(valid)` for a checked format, `None` for one not checked.
 pub fn check(format: &str, s: &str) -> Option<bool> {
     Some(match format {
@@ -233,6 +234,8 @@ fn uri(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]

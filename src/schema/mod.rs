@@ -2,6 +2,7 @@
 //! `extract_types_from_schema`), local `$ref` resolution, coercion (`coerce`) and validation
 //! (`validate`).
 
+use crate::prelude::*;
 pub mod coerce;
 pub mod format;
 pub mod number;
@@ -227,6 +228,8 @@ pub fn items<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

@@ -2,6 +2,7 @@
 //! `arbitrary_precision`): comparisons, integrality, range and `multipleOf`, with no float
 //! parsing or formatting code. `1` == `1.0` == `10e-1`; `1e400` is beyond f64 (not finite).
 
+use crate::prelude::*;
 use crate::json::Number;
 
 /// Decimal queries on a JSON number.
@@ -149,6 +150,8 @@ impl PartialOrd for Dec {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]

@@ -16,6 +16,7 @@
 //!   `HostEngine` through `Options::pattern_engine`. With neither, every pattern is
 //!   `Unsupported` ("no regex engine"), reported as not checked, never as passed.
 
+use crate::prelude::*;
 use crate::json::Value;
 use alloc::rc::Rc;
 use core::cell::Cell;
@@ -393,6 +394,8 @@ fn push_hex(out: &mut String, cp: u32) {
 
 #[cfg(all(test, feature = "regex"))]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn m(p: &str, s: &str) -> Option<bool> {

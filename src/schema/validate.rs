@@ -31,6 +31,7 @@
 //! - Work is bounded: recursion depth 128 and 100 000 schema/value visits per call; past them the
 //!   rest is not checked (no issue is invented).
 
+use crate::prelude::*;
 use super::pattern::{Compiled, Patterns};
 use super::number::Decimal;
 use super::{resolve, types, Ty};
@@ -580,6 +581,8 @@ fn show(v: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

@@ -9,6 +9,7 @@
 //! that is not a JSON object with `choices`, or that the rewrite does not change, comes back
 //! unchanged (byte for byte).
 
+use crate::prelude::*;
 use super::{SseOptions, WireDiagnostic};
 use crate::event::{Label, ParseResult};
 use crate::json::{Map, Value};
@@ -115,6 +116,8 @@ fn apply(choice: &mut Map, chat: bool, result: ParseResult) {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::parser::Options;
 

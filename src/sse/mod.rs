@@ -9,6 +9,7 @@
 //! and, in a stream, as SSE comment lines `: toolwire <label> {"choice":0,"index":1,"message":"…"}`
 //! placed where they happened. Clients ignore comments; `comments: false` turns them off.
 
+use crate::prelude::*;
 pub mod completion;
 pub mod decoder;
 pub mod rewriter;
@@ -191,6 +192,8 @@ pub fn diagnostics_to_json(list: &[WireDiagnostic]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]

@@ -23,6 +23,7 @@
 //!
 //! The output depends only on the SSE events, never on how the bytes were chunked.
 
+use crate::prelude::*;
 use super::decoder::{Decoder, Event as SseEvent, Item};
 use super::{Cumulative, SseOptions, WireDiagnostic};
 use crate::event::{push_usize, Event, Label};
@@ -771,6 +772,8 @@ fn json_text(v: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::parse;
     use crate::parser::Options;

@@ -21,6 +21,7 @@
 //! holding one, or a Python dict literal) that fits the rule, its members are the arguments;
 //! otherwise the parameter is written as any other.
 
+use crate::prelude::*;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
@@ -678,6 +679,8 @@ impl Reader for XmlReader {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use crate::{parse, Label, Limits, Options};
     use crate::json::{json, Value};
 

@@ -13,6 +13,7 @@
 //! - Element names are at most 128 bytes; nesting at most `max_depth`; a tree at most
 //!   `max_buffer_bytes`. Broken nesting ends the call (`malformed_json`).
 
+use crate::prelude::*;
 use super::value::{self, ParamValue};
 use super::{code, header, Gap};
 use crate::engine::{floor_char_boundary, Reader, Step};

@@ -13,6 +13,7 @@
 //! A buffer that outgrows its limit is reported (`limit_exceeded`) and the value streams as a
 //! string from there on.
 
+use crate::prelude::*;
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::json::{push_json_string, ObjectWriter};
