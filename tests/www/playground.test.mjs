@@ -3,7 +3,7 @@
 // CHROMIUM=/path/to/chrome overrides the browser.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -361,6 +361,43 @@ test("without classify() in the package, the page falls back to parse() per fami
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the service worker's cache is named after the package version; a new release replaces it", T, async () => {
+  // A copy of the package served by its own server and a fresh profile: the release can change.
+  const dir = mkdtempSync(join(tmpdir(), "toolwire-www-"));
+  const pkgCopy = join(dir, "pkg");
+  cpSync(new URL("../../pkg/", import.meta.url).pathname, pkgCopy, { recursive: true });
+  const own = await serve({ port: 0, pkg: pkgCopy });
+  const ctx = await launch(join(dir, "profile"));
+  const version = JSON.parse(readFileSync(join(pkgCopy, "package.json"), "utf8")).version;
+  const controlled = (page) => page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener("controllerchange", r, { once: true }));
+    return navigator.serviceWorker.controller.scriptURL;
+  });
+  const cacheNames = (page) => page.evaluate(() => caches.keys());
+  try {
+    const page = await ctx.newPage();
+    await page.goto(own.url);
+    await page.waitForSelector("body[data-ready]");
+    assert.match(await controlled(page), new RegExp(`sw\\.js\\?v=${version.replaceAll(".", "\\.")}$`));
+    await page.waitForFunction((v) => caches.keys().then((k) => k.includes(`toolwire-playground-${v}`)), version);
+    assert.deepEqual(await cacheNames(page), [`toolwire-playground-${version}`]);
+    // A new release: the next load registers the new worker, whose activation drops the old cache.
+    const meta = JSON.parse(readFileSync(join(pkgCopy, "package.json"), "utf8"));
+    meta.version = `${version}-next.1`;
+    writeFileSync(join(pkgCopy, "package.json"), JSON.stringify(meta));
+    await page.reload();
+    await page.waitForSelector("body[data-ready]");
+    await page.waitForFunction((v) => navigator.serviceWorker.controller?.scriptURL.endsWith(`v=${v}`), meta.version, { timeout: 20_000 });
+    await page.waitForFunction((v) => caches.keys().then((k) => k.length === 1 && k[0] === `toolwire-playground-${v}`), meta.version, { timeout: 20_000 });
+    await page.close();
+  } finally {
+    await ctx.close();
+    await own.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

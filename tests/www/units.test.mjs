@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import * as api from "toolwire";
 import { classifyAll } from "../../www/classify.js";
 import { Replay, chunkBounds } from "../../www/replay.js";
@@ -90,4 +90,16 @@ test("URL state round-trips, compressed when that is shorter", async () => {
   assert.deepEqual((await decodeState(h2)).state, big);
   assert.match((await decodeState("#z=not-deflate")).error, /damaged/);
   assert.deepEqual((await decodeState("#whatever")).state, DEFAULTS);
+});
+
+test("the service worker caches every module of the page (offline use)", () => {
+  const sw = readFileSync(new URL("../../www/sw.js", import.meta.url), "utf8");
+  const files = JSON.parse(`[${/const FILES = \[([\s\S]*?)\];/.exec(sw)[1].replace(/,\s*$/, "")}]`);
+  const www = readdirSync(new URL("../../www/", import.meta.url)).filter((n) => /\.(js|css|html|json)$/.test(n) && n !== "sw.js");
+  for (const name of www) assert.ok(files.includes(`./${name}`), `sw.js does not cache ${name}`);
+  // Every module the page imports by path is in the list too.
+  for (const name of www.filter((n) => n.endsWith(".js"))) {
+    const src = readFileSync(new URL(`../../www/${name}`, import.meta.url), "utf8");
+    for (const [, dep] of src.matchAll(/from "(\.\/[^"]+)"/g)) assert.ok(files.includes(dep), `${name} imports ${dep}, not cached`);
+  }
 });
