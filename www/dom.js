@@ -11,7 +11,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (k in node && k !== "list") node[k] = v;
     else node.setAttribute(k, v === true ? "" : v);
   }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  node.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return node;
 }
 

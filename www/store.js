@@ -12,7 +12,8 @@ import { DEFAULTS } from "./state.js";
 
 export const store = {
   ui: { ...DEFAULTS },
-  api: null, // the package (toolwire + toolwire/stream), once loaded
+  api: null, // the package (toolwire), once loaded
+  stream: null, // toolwire/stream
   registry: { families: [], byId: new Map(), reasoners: [], examples: [], version: "" },
   tools: undefined, // the tools field, parsed (undefined when empty or invalid)
   input: { kind: "text", text: "" },

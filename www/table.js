@@ -1,5 +1,6 @@
 // The family table: every family's reading of the text, with verdicts, calls, content and
-// reasoning; the summary above it; filters.
+// reasoning; the summary above it; filters. The families that find something (calls, problems,
+// the model's family) lead; the ones that read everything as plain content are one click away.
 import { $, arrowKeys, el, plural, pretty } from "./dom.js";
 import { detectedFamily } from "./inputs.js";
 import { store } from "./store.js";
@@ -33,12 +34,21 @@ export function render() {
   const counts = Object.fromEntries(Object.entries(FILTERS).map(([k, f]) => [k, rows.filter(f).length]));
   for (const [k, n] of Object.entries(counts)) $(`count-${k}`).textContent = String(n);
   $("summary").replaceChildren(...summary(rows, det));
-  const shown = rows.filter(FILTERS[store.ui.filter] ?? FILTERS.all);
-  // The reasoning column only when some family separates reasoning.
-  $("table").classList.toggle("no-reasoning", !rows.some((r) => r.reasoning));
+  let shown = rows.filter(FILTERS[store.ui.filter] ?? FILTERS.all);
+  let rest = [];
+  if (store.ui.filter === "all" && !store.showAll) {
+    const leads = (r) => r.parser === det || r.verdict === "calls" || PROBLEMS(r);
+    rest = shown.filter((r) => !leads(r));
+    shown = shown.filter(leads);
+  }
   const focused = document.activeElement?.closest?.("tr")?.dataset.family;
   body.replaceChildren(...shown.map((r) => row(r, det)));
-  if (!shown.length) body.append(el("tr", {}, el("td", { colSpan: 5, class: "empty" }, "No family matches this filter.")));
+  if (rest.length) {
+    const n = `${rest.length} ${rest.length === 1 ? "family" : "families"}`;
+    const label = shown.length ? `Show the other ${n} (no call)` : `No family finds a call: show all ${n}`;
+    body.append(el("tr", { class: "more" }, el("td", { colSpan: 4 }, el("button", { type: "button", id: "show-all", class: "quiet" }, label))));
+  }
+  if (!shown.length && !rest.length) body.append(el("tr", {}, el("td", { colSpan: 4, class: "empty" }, "No family matches this filter.")));
   if (focused) body.querySelector(`tr[data-family="${CSS.escape(focused)}"] .fam`)?.focus();
 }
 
@@ -90,8 +100,9 @@ function row(r, det) {
     el("td", { dataset: { label: "Verdict" } }, verdictBadge(r), diags.length ? el("ul", { class: "diags" }, diags) : null),
     el("td", { dataset: { label: "Calls" }, class: "calls" }, r.toolCalls.length ? r.toolCalls.slice(0, 5).map(callView) : el("span", { class: "dim" }, "—"),
       r.toolCalls.length > 5 ? el("p", { class: "dim" }, `… ${r.toolCalls.length - 5} more`) : null),
-    el("td", { dataset: { label: "Content" } }, textCell(r.content, r.contentLength, true)),
-    el("td", { dataset: { label: "Reasoning" } }, textCell(r.reasoning, r.reasoningLength, false)));
+    el("td", { dataset: { label: "Text" }, class: "texts" },
+      r.reasoning ? el("div", { class: "reasoning" }, el("span", { class: "tag t-reasoning" }, "reasoning"), textCell(r.reasoning, r.reasoningLength, false)) : null,
+      el("div", { class: "content" }, r.reasoning ? el("span", { class: "tag" }, "content") : null, textCell(r.content, r.contentLength, true))));
 }
 
 function callView(c) {
