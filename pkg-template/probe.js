@@ -211,7 +211,7 @@ function context(o) {
   return {
     endpoint,
     model: o.model,
-    fetch: fetchFn,
+    fetch: (url, init) => fetchFn.call(globalThis, url, init), // workerd's fetch needs `this` to be the global
     headers: { "content-type": "application/json", ...(o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {}), ...o.headers },
     samples,
     probes: PROBES.filter((p) => probes.includes(p)),

@@ -344,3 +344,42 @@ test("npx toolwire probe works from the packed package (package.json bin)", asyn
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("probe() runs inside workerd (toolwire/probe by its workerd condition)", async () => {
+  const { Miniflare } = await import("miniflare");
+  const { readdirSync } = await import("node:fs");
+  const PKG = new URL("../../pkg/", import.meta.url);
+  const modules = [{ type: "ESModule", path: "/b/worker.js", contents: `
+import { probe } from "toolwire/probe";
+export default {
+  async fetch() {
+    return Response.json(await probe({ baseUrl: "http://upstream.test/v1", model: "m", samples: 1, timeoutMs: 5000 }));
+  },
+};` }];
+  for (const dir of ["", "dist/"]) {
+    for (const name of readdirSync(new URL(dir, PKG))) {
+      if (name.endsWith(".js")) modules.push({ type: "ESModule", path: `/b/toolwire/${dir}${name}`, contents: readFileSync(new URL(dir + name, PKG), "utf8") });
+      if (name.endsWith(".wasm")) modules.push({ type: "CompiledWasm", path: `/b/toolwire/${dir}${name}`, contents: readFileSync(new URL(dir + name, PKG)) });
+    }
+  }
+  const target = JSON.parse(readFileSync(new URL("package.json", PKG), "utf8")).exports["./probe"].workerd;
+  modules.push({ type: "ESModule", path: "/b/toolwire/probe", contents: `export * from "./${target.slice(2)}";` });
+  const up = await startUpstream("hermes");
+  const mf = new Miniflare({
+    modules,
+    modulesRoot: "/b",
+    compatibilityDate: "2025-06-01",
+    outboundService: async (request) => fetch(up.url.replace(/\/v1$/, "") + new URL(request.url).pathname, { method: request.method, headers: { "content-type": "application/json" }, body: await request.text() }),
+  });
+  try {
+    const profile = await (await mf.dispatchFetch("http://worker/")).json();
+    assert.equal(profile.endpoint, "http://upstream.test/v1/chat/completions");
+    assert.equal(profile.detectedParser, "hermes");
+    assert.equal(profile.usable, true);
+    assert.equal(profile.supportsStreamingToolUse, true, "the stream was merged by SseRewriteStream in workerd");
+    assert.equal(up.requests.length, 10);
+  } finally {
+    await mf.dispose();
+    await up.close();
+  }
+});
