@@ -814,6 +814,7 @@ function notes(profile) {
   if (profile.toolCallFormat === "none") out.push("no basic sample produced a tool call that any family reads");
   const replay = profile.probes.replay?.samples?.filter(finished) ?? [];
   if (replay.length && !replay.some((s) => s.reasoningSeen)) out.push("no reasoning was seen in the assistant turns: requiresReasoningReplay is false by default");
+  if (profile.requiresReasoningReplay) out.push("clients must send each assistant tool-call turn back with its reasoning_content (the worker cannot add it)");
   const streamed = profile.probes.streaming?.samples?.filter(finished) ?? [];
   const differ = streamed.filter((s) => s.sameAsNonStreamed === false).length;
   if (differ) out.push(`${differ} streamed sample(s) merged to calls different from the non-streamed basic sample`);
