@@ -427,7 +427,10 @@ function resultText(output) {
 /** The system prompt that teaches a family's call format and lists the tools. */
 function systemPrompt(tools, parser, toolChoice) {
   const f = format(parser);
-  const list = tools.map((t) => json({ name: t.name, ...(t.description && { description: t.description }), parameters: t.inputSchema ?? {} }));
+  const list = tools.map((t) => {
+    const { $schema, ...parameters } = t.inputSchema ?? {};
+    return json({ name: t.name, ...(t.description && { description: t.description }), parameters });
+  });
   const first = tools[0];
   const lines = [
     "You can call these tools (JSON Schema of each tool's parameters):",
