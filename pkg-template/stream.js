@@ -17,8 +17,12 @@ export class SseRewriter {
   }
 
   /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */
-  push(bytes) {
-    return this.#live().push(bytes);
+  push(chunk) {
+    if (!(chunk instanceof Uint8Array)) {
+      const got = chunk === null ? "null" : Array.isArray(chunk) ? "an array" : typeof chunk;
+      throw new TypeError(`SseRewriter.push: expected the upstream's bytes as a Uint8Array, got ${got}`);
+    }
+    return this.#live().push(chunk);
   }
 
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */

@@ -216,3 +216,13 @@ test("chunks that are neither text nor bytes: the stream errors with a TypeError
   const events = await pipe(["<tool_call>", new TextEncoder().encode('{"name": "f", "arguments": {}}').buffer, new DataView(new TextEncoder().encode("</tool_call>").buffer)], new ToolCallStream("hermes"));
   assert.deepEqual(events.filter((e) => e.type === "tool-call-end").map((e) => e.name), ["f"]);
 });
+
+test("SseRewriter.push takes a Uint8Array: anything else is a TypeError", () => {
+  const r = new SseRewriter("hermes");
+  for (const bad of ["data: x\n\n", {}, null, [100]]) {
+    assert.throws(() => r.push(bad), (e) => e instanceof TypeError && /SseRewriter\.push: expected the upstream's bytes as a Uint8Array/.test(e.message));
+  }
+  const out = new TextDecoder().decode(new Uint8Array([...r.push(new TextEncoder().encode("data: [DONE]\n\n")), ...r.finish()]));
+  assert.equal(out, "data: [DONE]\n\n");
+  r.free();
+});
