@@ -4,7 +4,8 @@
 //! from `benches/streams.json` (shared with the Node bench). Prints markdown tables:
 //! 1. per payload kind: MB/s for plain text, text dense with calls, one 1 MB argument (whole
 //!    input and in 4-byte chunks), the 10x/1x time ratio at 1-byte chunks, peak heap;
-//! 2. every registered family on its first plain fixture repeated to 1 MB: the slowest ones.
+//! 2. every registered family on its first plain case (tests/data/<id>/) repeated to 1 MB: the
+//!    slowest ones.
 //!
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
 //! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind).
@@ -13,6 +14,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 use toolwire::{Event, Options, ToolCallParser};
+
+#[path = "../tests/common/data.rs"]
+mod data;
 
 /// Counts live heap bytes and their peak (for the peak-memory column).
 struct Counting;
@@ -185,40 +189,34 @@ fn main() {
     families_table(&cfg, root);
 }
 
-/// Every family on its first fixture that has calls and no diagnostics, repeated to the bench
-/// size: the slowest `cfg.families` by 4-byte-chunk throughput.
-fn families_table(cfg: &Cfg, root: &str) {
-    let mut seen: Vec<String> = Vec::new();
+/// Every registered family on its first case (`tests/data/<id>/`, sorted by name) that has
+/// no options, calls and no diagnostics, repeated to the bench size: the slowest
+/// `cfg.families` by 4-byte-chunk throughput.
+fn families_table(cfg: &Cfg, _root: &str) {
+    let (cases, _) = data::load_cases(&data::StdFs(data::data_dir()));
     let mut rows = Vec::new();
-    let mut dir: Vec<_> = std::fs::read_dir(format!("{root}/tests/fixtures")).unwrap().map(|e| e.unwrap().path()).collect();
-    dir.sort();
-    for path in dir {
-        let v = toolwire::json::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        for f in v.as_array().unwrap() {
-            let f = f.as_object().unwrap();
-            let s = |k: &str| f.get(k).and_then(|v| v.as_str()).map(str::to_string);
-            let parser = s("parser").unwrap();
-            let has_calls = f.get("calls").and_then(|c| c.as_array()).is_some_and(|c| !c.is_empty());
-            let clean = f.get("diagnostics").and_then(|d| d.as_array()).is_some_and(|d| d.is_empty());
-            let plain = ["tools", "options", "template", "reasoning"].iter().all(|k| f.get(k).is_none_or(|v| v.is_null()));
-            if !has_calls || !clean || !plain || seen.contains(&parser) {
-                continue;
-            }
-            seen.push(parser.clone());
-            let opts = Options::new(&parser);
-            let input = repeat_to(&(s("input").unwrap() + "\n"), cfg.size);
-            let whole = time(cfg, &opts, &input, usize::MAX);
-            let four = time(cfg, &opts, &input, 4);
-            let small = &input[..floor(&input, cfg.lin)];
-            let large = repeat_to(small, cfg.lin * 10);
-            let lin = time(cfg, &opts, &large, 1) / time(cfg, &opts, small, 1) * small.len() as f64 * 10.0 / large.len() as f64;
-            rows.push((parser, input.len() as f64 / MB as f64 / whole, input.len() as f64 / MB as f64 / four, lin));
-        }
+    for family in toolwire::families::all() {
+        let plain = |c: &&data::Case| {
+            let e = c.expect.as_ref();
+            c.parser == family.id
+                && e.is_some_and(|e| e.options().is_ok_and(|o| o.is_empty()))
+                && e.is_some_and(|e| e.events.contains("tool-call-start ") && !e.events.contains("diagnostic "))
+        };
+        let Some(case) = cases.iter().find(plain) else { continue };
+        let parser = family.id.to_string();
+        let opts = Options::new(&parser);
+        let input = repeat_to(&(case.input.clone() + "\n"), cfg.size);
+        let whole = time(cfg, &opts, &input, usize::MAX);
+        let four = time(cfg, &opts, &input, 4);
+        let small = &input[..floor(&input, cfg.lin)];
+        let large = repeat_to(small, cfg.lin * 10);
+        let lin = time(cfg, &opts, &large, 1) / time(cfg, &opts, small, 1) * small.len() as f64 * 10.0 / large.len() as f64;
+        rows.push((parser, input.len() as f64 / MB as f64 / whole, input.len() as f64 / MB as f64 / four, lin));
     }
     rows.sort_by(|a, b| a.2.partial_cmp(&b.2).unwrap());
     let worst_lin = rows.iter().map(|r| r.3).fold(0.0, f64::max);
     println!(
-        "## Every family ({} measured) on its first plain fixture repeated to {}: the {} slowest at 4 B chunks; largest 10x/1x of all: {worst_lin:.1}",
+        "## Every family ({} measured) on its first plain case repeated to {}: the {} slowest at 4 B chunks; largest 10x/1x of all: {worst_lin:.1}",
         rows.len(),
         kib(cfg.size),
         cfg.families

@@ -1,4 +1,4 @@
-// Seeds the fuzz corpora from the fixtures (tests/fixtures/*.json) and vLLM's vectors
+// Seeds the fuzz corpora from our cases (tests/data) and vLLM's vectors
 // (tests/corpus/vllm-sample.json).
 //   node scripts/fuzz-seed.mjs [out dir = fuzz/seeds]
 // Writes <out>/engine/<hash> (model outputs in the engine targets' input layout, see
@@ -8,9 +8,10 @@
 // bytes). `make fuzz` passes these directories
 // to libFuzzer as read-only seed corpora.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expectedArguments, loadCases } from "../tests/js/support/cases.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = process.argv[2] ?? join(root, "fuzz/seeds");
@@ -18,11 +19,12 @@ rmSync(out, { recursive: true, force: true });
 for (const d of ["engine", "json", "sse"]) mkdirSync(join(out, d), { recursive: true });
 
 const cases = [];
-for (const name of readdirSync(join(root, "tests/fixtures")).sort()) {
-  if (!name.endsWith(".json")) continue;
-  for (const f of JSON.parse(readFileSync(join(root, "tests/fixtures", name), "utf8"))) {
-    cases.push({ parser: f.parser, input: f.input, tools: f.tools, reasoning: f.reasoning, calls: f.calls, options: f.options });
-  }
+for (const c of loadCases()) {
+  const { tools, reasoning, ...options } = c.options;
+  const calls = expectedArguments(c.events).flatMap((a) => {
+    try { return [{ arguments: JSON.parse(a) }]; } catch { return []; }
+  });
+  cases.push({ parser: c.parser, input: c.input, tools, reasoning, calls, options });
 }
 for (const v of JSON.parse(readFileSync(join(root, "tests/corpus/vllm-sample.json"), "utf8"))) {
   cases.push({ parser: v.parser, input: v.model_output, tools: v.tools, calls: v.expected_calls });

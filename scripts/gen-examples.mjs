@@ -1,14 +1,15 @@
 // Writes www/examples.json: the playground's gallery, one real example per parser family,
-// picked from our fixtures (tests/fixtures/*.json) and vLLM's test vectors
+// picked from our cases (tests/data/<parser>/) and vLLM's test vectors
 // (tests/corpus/vllm-sample.json). Needs the built package (make build).
 //   node scripts/gen-examples.mjs           write www/examples.json
 //   node scripts/gen-examples.mjs --check   exit 1 when www/examples.json is out of date
 // Per family, the example that reads best wins: it yields calls, without diagnostics, from
 // vLLM's corpus, with text around the calls, of a readable length.
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, parsers } from "toolwire";
+import { loadCases } from "../tests/js/support/cases.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "www/examples.json");
@@ -17,13 +18,11 @@ const read = (path) => JSON.parse(readFileSync(join(root, path), "utf8"));
 /** Every candidate as {parser, title, source, text, tools?, reasoning?}. */
 function candidates() {
   const list = [];
-  for (const name of readdirSync(join(root, "tests/fixtures")).sort()) {
-    if (!name.endsWith(".json")) continue;
-    for (const f of read(`tests/fixtures/${name}`)) {
-      // Options the playground has no control for (templates, policies, limits) are skipped.
-      if (f.options || f.template || f.recover) continue;
-      list.push({ parser: f.parser, title: f.name, source: `tests/fixtures/${name}`, text: f.input, tools: f.tools, reasoning: f.reasoning });
-    }
+  for (const c of loadCases()) {
+    // Options the playground has no control for (templates, policies, limits) are skipped.
+    if (Object.keys(c.header).some((k) => k !== "tools" && k !== "reasoning")) continue;
+    const { tools, reasoning } = c.options;
+    list.push({ parser: c.parser, title: c.description ?? c.case, source: `tests/data/${c.name}.txt`, text: c.input, tools, reasoning });
   }
   for (const v of read("tests/corpus/vllm-sample.json")) {
     list.push({ parser: v.parser, title: `vLLM test: ${basename(v.source ?? "corpus", ".py")}`, source: "tests/corpus/vllm-sample.json", text: v.model_output, tools: v.tools });

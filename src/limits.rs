@@ -1,6 +1,6 @@
 //! Size and depth limits (contract invariant 6). Every limit, when hit, yields a diagnostic
 //! (`limit_exceeded`) and the parser continues safely; none panics. Fixtures for each limit and
-//! payload kind: `tests/fixtures/limits.json`.
+//! payload kind: the cases with a `limits:` option in `tests/data/`.
 //!
 //! | limit (JS `limits.*`) | default | when hit |
 //! |---|---|---|

@@ -12,18 +12,43 @@ fn rs(s: &str) -> Value {
 }
 use wasm_bindgen_test::wasm_bindgen_test;
 
-/// Every file in tests/fixtures (a native test checks this list is complete).
-const FIXTURES: &[(&str, &str)] = &[
-    ("json_families.json", include_str!("fixtures/json_families.json")),
-    ("json_tags.json", include_str!("fixtures/json_tags.json")),
-    ("pythonic.json", include_str!("fixtures/pythonic.json")),
-    ("xml.json", include_str!("fixtures/xml.json")),
-    ("limits.json", include_str!("fixtures/limits.json")),
-    ("fuzz.json", include_str!("fixtures/fuzz.json")),
-    ("reasoning.json", include_str!("fixtures/reasoning.json")),
-    ("tools.json", include_str!("fixtures/tools.json")),
-];
-const CORPUS: &str = include_str!("corpus/vllm-sample.json");
+#[path = "common/data.rs"]
+mod data;
+
+/// tests/data and tests/corpus, read at run time through Node's fs (the runner is Node).
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+
+/// `op` on `path` through Node's fs: `list` (names, sorted), `dir` (`"1"` or `""`) or `read`
+/// (UTF-8 text); `None` when it fails.
+fn node_fs(op: &str, path: &str) -> Option<String> {
+    thread_local! {
+        static FS: js_sys::Function = js_sys::Function::new_with_args(
+            "op, p",
+            "const fs = globalThis.process?.getBuiltinModule?.('node:fs');
+             if (!fs) throw new Error('the wasm suite reads tests/data through Node >= 20.16 (process.getBuiltinModule)');
+             try {
+               if (op === 'list') return fs.readdirSync(p).sort().join('\\n');
+               if (op === 'dir') return fs.statSync(p).isDirectory() ? '1' : '';
+               return fs.readFileSync(p, 'utf8');
+             } catch { return null; }",
+        );
+    }
+    FS.with(|f| f.call2(&JsValue::NULL, &JsValue::from_str(op), &JsValue::from_str(path)).unwrap().as_string())
+}
+
+struct NodeFs(String);
+
+impl data::DataFs for NodeFs {
+    fn list(&self, dir: &str) -> Vec<String> {
+        node_fs("list", &format!("{}/{dir}", self.0)).map(|s| s.split('\n').filter(|n| !n.is_empty()).map(str::to_string).collect()).unwrap_or_default()
+    }
+    fn is_dir(&self, path: &str) -> bool {
+        node_fs("dir", &format!("{}/{path}", self.0)).is_some_and(|s| s == "1")
+    }
+    fn read(&self, path: &str) -> Option<String> {
+        node_fs("read", &format!("{}/{path}", self.0))
+    }
+}
 
 #[wasm_bindgen(module = "/pkg-template/events.js")]
 extern "C" {
@@ -65,23 +90,14 @@ fn merge(events: &[Value]) -> Vec<Value> {
     out
 }
 
-/// (options, input) for every fixture and every corpus vector of a registered family.
+/// (options, input) for every case of tests/data and every corpus vector of a registered family.
 fn cases() -> Vec<(Value, String)> {
-    let mut out = Vec::new();
-    for (_, text) in FIXTURES {
-        let list: Value = serde_json::from_str(text).unwrap();
-        for f in list.as_array().unwrap() {
-            let mut o = if f["options"].is_object() { f["options"].clone() } else { json!({}) };
-            o["parser"] = f["parser"].clone();
-            for k in ["tools", "reasoning", "recover", "template"] {
-                if !f[k].is_null() {
-                    o[k] = f[k].clone();
-                }
-            }
-            out.push((o, f["input"].as_str().unwrap().to_string()));
-        }
-    }
-    let corpus: Value = serde_json::from_str(CORPUS).unwrap();
+    let (cases, problems) = data::load_cases(&NodeFs(format!("{ROOT}/data")));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(cases.len() > 500, "only {} cases read from {ROOT}/data", cases.len());
+    let mut out: Vec<(Value, String)> =
+        cases.into_iter().map(|c| (c.options.unwrap_or_else(|e| panic!("{}: {e}", c.name)), c.input)).collect();
+    let corpus: Value = serde_json::from_str(&node_fs("read", &format!("{ROOT}/corpus/vllm-sample.json")).unwrap()).unwrap();
     for v in corpus.as_array().unwrap() {
         let parser = v["parser"].as_str().unwrap();
         if toolwire::families::find(parser).is_none() {

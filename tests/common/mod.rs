@@ -1,10 +1,14 @@
 //! The fixture harness: every fixture runs whole, split at every byte, and in random chunkings,
-//! and every run is checked against the invariants of contract §3.
+//! and every run is checked against the stream invariants (merged events independent of the
+//! chunking, one JSON object of arguments per call, text and reasoning taken from the input in
+//! order, every byte accounted for, a bounded hold-back).
 //!
-//! Fixtures are data: `tests/fixtures/*.json` (ours) and `tests/corpus/vllm-sample.json`
-//! (vLLM's vectors). See `Fixture` for the format.
+//! Fixtures are data: our cases in `tests/data/<parser>/` (see `data.rs` for the format) and
+//! vLLM's vectors in `tests/corpus/vllm-sample.json` (see `corpus_fixtures`).
 
 #![allow(dead_code)]
+
+pub mod data;
 
 use serde_json::Value;
 use std::path::Path;
@@ -13,35 +17,29 @@ use toolwire::json::scanner::{is_valid_json, Expect};
 use toolwire::spans::Span;
 use toolwire::{Options, ParseResult, ToolCallParser};
 
-/// One fixture.
-///
-/// Own fixtures (`tests/fixtures/*.json`, each an array):
-/// `{name, parser, input, tools?, reasoning?, recover?, template?, options?, calls?, content?, reasoning_text?, diagnostics?}`
-/// - `options`: more JS options (e.g. `{"policy": "strict", "bareJson": true}`), read by
-///   `Options::from_json`; the fixture's own keys win.
-/// - `calls`: the exact list of `{name, arguments}` (`arguments` compared as JSON values; a
-///   `null` name or arguments is not checked).
-/// - `content` / `reasoning_text`: exact strings (`null` = none emitted).
-/// - `diagnostics`: the exact list of labels, in order.
-#[derive(Clone, Debug)]
+/// One fixture: an input, the options to parse it with, and (for vLLM's vectors) what the
+/// result must contain. Our own cases compare the whole event sequence instead (`data.rs`).
+#[derive(Clone, Debug, Default)]
 pub struct Fixture {
+    /// The test name (`hermes/two-calls`, `vllm/mistral/test_extract_tool_calls[wrong_json]`).
     pub name: String,
-    pub parser: String,
     pub input: String,
-    pub tools: Option<Value>,
-    pub reasoning: Option<String>,
-    pub recover: Option<bool>,
-    /// The `template` option (template-driven families).
-    pub template: Option<Value>,
-    pub extra: Option<Value>,
+    /// The JS options object, `parser` included.
+    pub options: Value,
+    /// The exact list of `{name, arguments}` (`arguments` compared as JSON values; a `None`
+    /// name or arguments is not checked).
     pub calls: Option<Vec<(Option<String>, Option<Value>)>>,
     /// The calls listed are a subsequence of those found (count not asserted).
     pub calls_subset: bool,
+    /// Exact content (`Some(None)`: none emitted).
     pub content: Option<Option<String>>,
     /// Compare content after trimming both sides (vLLM vectors).
     pub content_trimmed: bool,
     pub reasoning_text: Option<Option<String>>,
+    /// The exact list of diagnostic labels, in order.
     pub diagnostics: Option<Vec<String>>,
+    /// `options` read once (the drivers build a parser per chunking).
+    pub parsed: std::sync::OnceLock<Options>,
 }
 
 /// serde_json's value (the harness reads fixtures with it) as toolwire's.
@@ -50,25 +48,12 @@ pub fn tw(v: &Value) -> toolwire::json::Value {
 }
 
 impl Fixture {
-    pub fn options(&self) -> Options {
-        let mut o = match &self.extra {
-            Some(v) => Options::from_json(&tw(v)).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)),
-            None => Options::default(),
-        };
-        o.parser = self.parser.clone();
-        if let Some(t) = &self.tools {
-            o.tools = Some(tw(t));
-        }
-        if self.reasoning.is_some() {
-            o.reasoning = self.reasoning.clone();
-        }
-        if self.recover.is_some() {
-            o.recover = self.recover;
-        }
-        if let Some(t) = &self.template {
-            o.template = Some(tw(t));
-        }
-        o
+    pub fn options(&self) -> &Options {
+        self.parsed.get_or_init(|| Options::from_json(&tw(&self.options)).unwrap_or_else(|e| panic!("{}: options: {e}", self.name)))
+    }
+
+    pub fn parser(&self) -> &str {
+        self.options["parser"].as_str().unwrap_or("auto")
     }
 }
 
@@ -76,7 +61,7 @@ fn opt_str(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
-fn parse_calls(v: &Value) -> Option<Vec<(Option<String>, Option<Value>)>> {
+pub fn parse_calls(v: &Value) -> Option<Vec<(Option<String>, Option<Value>)>> {
     let arr = v.as_array()?;
     Some(
         arr.iter()
@@ -89,7 +74,8 @@ fn parse_calls(v: &Value) -> Option<Vec<(Option<String>, Option<Value>)>> {
     )
 }
 
-fn nullable_string(v: Option<&Value>) -> Option<Option<String>> {
+/// A JSON string or `null` as an expectation (`None`: not asserted).
+pub fn nullable(v: Option<&Value>) -> Option<Option<String>> {
     match v {
         None => None,
         Some(Value::Null) => Some(None),
@@ -98,58 +84,70 @@ fn nullable_string(v: Option<&Value>) -> Option<Option<String>> {
     }
 }
 
-/// Loads our own fixtures from `tests/fixtures/*.json`.
-pub fn own_fixtures() -> Vec<Fixture> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        if f.extension().is_none_or(|e| e != "json") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).unwrap();
-        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for (i, c) in v.as_array().expect("fixture file is an array").iter().enumerate() {
-            out.push(Fixture {
-                name: format!("{}#{i} {}", f.file_name().unwrap().to_string_lossy(), opt_str(c, "name").unwrap_or_default()),
-                parser: opt_str(c, "parser").expect("fixture needs a parser"),
-                input: opt_str(c, "input").expect("fixture needs an input"),
-                tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
-                reasoning: opt_str(c, "reasoning"),
-                recover: c.get("recover").and_then(Value::as_bool),
-                template: c.get("template").filter(|t| !t.is_null()).cloned(),
-                extra: c.get("options").filter(|o| o.is_object()).cloned(),
-                calls: c.get("calls").and_then(parse_calls),
-                calls_subset: false,
-                content: nullable_string(c.get("content")),
-                content_trimmed: false,
-                reasoning_text: nullable_string(c.get("reasoning_text")),
-                diagnostics: c.get("diagnostics").and_then(Value::as_array).map(|a| {
-                    a.iter().filter_map(Value::as_str).map(str::to_string).collect()
-                }),
-            });
-        }
+/// FNV-1a, 32 bits: short stable disambiguators.
+pub fn fnv32(s: &str) -> u32 {
+    let mut h: u32 = 0x811c9dc5;
+    for b in s.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x01000193);
     }
-    out
+    h
 }
 
-/// Loads vLLM's vectors. Content is compared trimmed (vLLM strips it for most families), and
-/// only where the vector asserts it.
+/// The stable name of a vLLM vector, from the test it was taken from (its `notes`):
+/// `vllm/<parser>/<test>`, `vllm/<parser>/<test>[<case>]` for a parametrized case, or
+/// `vllm/<parser>/ToolParserTestConfig.<field>`; when several vectors share one, each gets
+/// `#<hash of its model output>`.
+pub fn vector_names(vectors: &[Value]) -> Vec<String> {
+    let base: Vec<String> = vectors
+        .iter()
+        .map(|v| {
+            let parser = opt_str(v, "parser").unwrap_or_default();
+            let notes = opt_str(v, "notes").unwrap_or_default();
+            let head = notes.split(';').next().unwrap_or("").trim();
+            let test = if let Some(t) = head.strip_prefix("auto-extracted from asserts in ") {
+                t.split_whitespace().next().unwrap_or(t).to_string()
+            } else if let Some(rest) = head.strip_prefix("parametrize case '") {
+                let (case, test) = rest.split_once("' of ").unwrap_or((rest, ""));
+                format!("{}[{case}]", test.split_whitespace().next().unwrap_or(""))
+            } else if head.starts_with("ToolParserTestConfig.") {
+                head.split_whitespace().next().unwrap_or(head).to_string()
+            } else {
+                let src = opt_str(v, "source").unwrap_or_default();
+                src.rsplit('/').next().unwrap_or("").trim_end_matches(".py").to_string()
+            };
+            format!("vllm/{parser}/{test}")
+        })
+        .collect();
+    base.iter()
+        .zip(vectors)
+        .map(|(b, v)| {
+            if base.iter().filter(|o| *o == b).count() > 1 {
+                format!("{b}#{:08x}", fnv32(v["model_output"].as_str().unwrap_or("")))
+            } else {
+                b.clone()
+            }
+        })
+        .collect()
+}
+
+/// vLLM's vectors. Content is compared trimmed (vLLM strips it for most families), and only
+/// where the vector asserts it; `tests/corpus/deviations.json` lists where we differ on
+/// purpose, keyed by the vector's name (see `vector_names`):
+/// `{"vllm/<parser>/<test>": {"why": "...", "content"?: true, "calls"?: [...]}}`.
 pub fn corpus_fixtures() -> Vec<Fixture> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/vllm-sample.json");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let vectors = v.as_array().unwrap();
     let deviations = deviations();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
+    vector_names(vectors)
+        .into_iter()
+        .zip(vectors)
+        .map(|(name, c)| {
             let notes = opt_str(c, "notes").unwrap_or_default();
             let parser = opt_str(c, "parser").unwrap();
             let input = opt_str(c, "model_output").unwrap();
-            let key = format!("{parser}#{i}");
-            let dev = deviations.get(&key);
+            let dev = deviations.get(&name);
             // vLLM's shared `ToolParserTestConfig` tests assert call counts only, unless they say
             // the content is returned unchanged.
             let shared_test = notes.contains("ToolParserTestConfig") && !notes.contains("content returned unchanged");
@@ -163,29 +161,26 @@ pub fn corpus_fixtures() -> Vec<Fixture> {
             } else {
                 c.get("expected_calls").and_then(parse_calls)
             };
+            let mut options = serde_json::json!({ "parser": parser });
+            if let Some(t) = c.get("tools").filter(|t| !t.is_null()) {
+                options["tools"] = t.clone();
+            }
             Fixture {
-                name: format!("corpus {key} ({notes})"),
-                parser,
+                name,
                 input,
-                tools: c.get("tools").filter(|t| !t.is_null()).cloned(),
-                reasoning: None,
-                recover: None,
-                template: None,
-                extra: None,
+                options,
                 calls,
                 calls_subset: notes.contains("call count not asserted"),
                 content,
                 content_trimmed: true,
-                reasoning_text: None,
-                diagnostics: None,
+                ..Default::default()
             }
         })
         .collect()
 }
 
-/// Where we deliberately differ from a vLLM vector: `tests/corpus/deviations.json`,
-/// `{"parser#index": {"why": "...", "content"?: true, "calls"?: [...]}}`.
-fn deviations() -> serde_json::Map<String, Value> {
+/// Where we deliberately differ from a vLLM vector: `tests/corpus/deviations.json`.
+pub fn deviations() -> serde_json::Map<String, Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/deviations.json");
     match std::fs::read_to_string(path) {
         Ok(t) => serde_json::from_str::<Value>(&t).unwrap().as_object().cloned().unwrap_or_default(),
@@ -216,7 +211,7 @@ pub fn merge(events: &[Event]) -> Vec<Event> {
 
 /// Streams `chunks` (as text) and returns all events; checks the hold-back bound after each push.
 pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event> {
-    let mut p = ToolCallParser::new(&f.options()).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let mut p = ToolCallParser::new(f.options()).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
@@ -235,7 +230,7 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
 
 /// Streams byte chunks through the byte API.
 pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
-    let mut p = ToolCallParser::new(&f.options()).unwrap();
+    let mut p = ToolCallParser::new(f.options()).unwrap();
     p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
@@ -256,27 +251,28 @@ pub fn check_spans(f: &Fixture, events: &[Event], spans: &[Span]) {
 
 /// Checks the invariants that hold for one event sequence (2 and 4, and well-formedness).
 pub fn check_events(f: &Fixture, events: &[Event]) {
-    let mut open: Option<(usize, String)> = None;
+    let mut open: Option<(usize, String, &str, &str)> = None;
     let mut next_index = 0;
     let mut output = String::new();
     for e in events {
         match e {
             Event::Text(t) | Event::Reasoning(t) => output.push_str(t),
-            Event::ToolCallStart { index, name, .. } => {
+            Event::ToolCallStart { index, id, name } => {
                 assert!(open.is_none(), "{}: call {index} started inside another", f.name);
                 assert_eq!(*index, next_index, "{}: call indices count from 0", f.name);
                 next_index += 1;
-                open = Some((*index, String::new()));
-                let _ = name;
+                open = Some((*index, String::new(), id, name));
             }
             Event::ToolCallDelta { index, arguments_delta } => {
-                let (i, args) = open.as_mut().unwrap_or_else(|| panic!("{}: delta outside a call", f.name));
+                let (i, args, _, _) = open.as_mut().unwrap_or_else(|| panic!("{}: delta outside a call", f.name));
                 assert_eq!(i, index, "{}: delta for another call", f.name);
                 args.push_str(arguments_delta);
             }
-            Event::ToolCallEnd { index, arguments, .. } => {
-                let (i, args) = open.take().unwrap_or_else(|| panic!("{}: end outside a call", f.name));
+            Event::ToolCallEnd { index, arguments, id, name, .. } => {
+                let (i, args, start_id, start_name) = open.take().unwrap_or_else(|| panic!("{}: end outside a call", f.name));
                 assert_eq!(i, *index);
+                // The expected-events files show id and name at the start only.
+                assert_eq!((start_id, start_name), (id.as_str(), name.as_str()), "{}: call {i} ends with another id or name", f.name);
                 // Invariant 2: append-only arguments forming one JSON object.
                 assert_eq!(&args, arguments, "{}: deltas do not concatenate to the final arguments", f.name);
                 assert!(is_valid_json(arguments, Expect::Object), "{}: arguments are not one JSON object: {arguments}", f.name);
@@ -367,15 +363,20 @@ impl Rng {
     }
 }
 
+/// The hold-back bound of the fixture's parser.
+pub fn bound(f: &Fixture) -> usize {
+    ToolCallParser::new(f.options()).map(|p| p.hold_bound()).unwrap_or(usize::MAX)
+}
+
 /// Runs every driver over one fixture and checks every invariant. Returns the whole-input
-/// result (for the expectation check).
-pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> ParseResult {
+/// result and the merged events (for the expectation checks).
+pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Event>) {
     let opts = f.options();
-    let whole = toolwire::parse(&f.input, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let whole = toolwire::parse(&f.input, opts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     // Invariant 3: parse() equals streaming the whole text and finishing.
     let streamed = stream_str(f, &[&f.input], usize::MAX);
     check_events(f, &streamed);
-    let keep = ToolCallParser::new(&opts).unwrap().keeps_repaired();
+    let keep = ToolCallParser::new(opts).unwrap().keeps_repaired();
     assert_eq!(whole, ParseResult::from_events(&streamed, keep), "{}: parse() differs from streaming", f.name);
     let reference = merge(&streamed);
 
@@ -411,5 +412,5 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> ParseResult {
         check_events(f, &ev);
         assert_eq!(merge(&ev), reference, "{}: random chunking changes the events", f.name);
     }
-    whole
+    (whole, reference)
 }

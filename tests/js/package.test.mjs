@@ -2,11 +2,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { loadCases, renderEvents, vllmParsers } from "./support/cases.mjs";
 import init, { parse, parsers, reasoningParsers, detectParser, sniffParser, classify, ToolCallParser } from "toolwire";
 
 const require = createRequire(import.meta.url);
-const fixtures = JSON.parse(readFileSync(new URL("../fixtures/json_tags.json", import.meta.url), "utf8"));
+// The first two cases of every parser directory in tests/data.
+const cases = loadCases().filter((c, i, all) => i < 2 || all[i - 2].parser !== c.parser);
 
 function collect(parser, chunks) {
   const events = [];
@@ -48,19 +49,24 @@ test("the README example", () => {
   ]);
 });
 
-test("parse() on every fixture equals streaming it split at every character", () => {
-  for (const f of fixtures) {
-    const opts = { parser: f.parser, tools: f.tools, reasoning: f.reasoning, recover: f.recover };
-    const whole = merge(collect(new ToolCallParser(opts), [f.input]));
-    const result = parse(f.input, opts);
-    const calls = whole.filter((e) => e.type === "tool-call-end" && (!e.repaired || f.recover));
-    assert.deepEqual(result.toolCalls, calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })), f.name);
-    const chars = [...f.input];
+test("tests/data cases through the package: the expected events, at every split, and parse()", () => {
+  assert.ok(cases.length > 100, `${cases.length} cases`);
+  for (const c of cases) {
+    const whole = merge(collect(new ToolCallParser(c.options), [c.input]));
+    assert.deepEqual(renderEvents(whole), c.events, `${c.name}: the events differ from tests/data/${c.name}.expect`);
+    // parse() keeps every call the parser did not repair, and repaired ones as the policy says.
+    const ends = whole.filter((e) => e.type === "tool-call-end");
+    const kept = new Set(parse(c.input, c.options).toolCalls.map((t) => JSON.stringify(t)));
+    const asCall = ({ id, name, arguments: a }) => JSON.stringify({ id, name, arguments: a });
+    assert.ok(ends.every((e) => e.repaired || kept.has(asCall(e))), `${c.name}: parse() lost a call`);
+    assert.equal(kept.size, parse(c.input, c.options).toolCalls.length, `${c.name}: duplicate calls`);
+    assert.ok([...kept].every((k) => ends.some((e) => asCall(e) === k)), `${c.name}: parse() has a call no event ended`);
+    const chars = [...c.input];
     for (let i = 1; i < chars.length; i++) {
-      const p = new ToolCallParser(opts);
+      const p = new ToolCallParser(c.options);
       const split = merge(collect(p, [chars.slice(0, i).join(""), chars.slice(i).join("")]));
       p.free();
-      assert.deepEqual(split, whole, `${f.name} split at ${i}`);
+      assert.deepEqual(split, whole, `${c.name} split at ${i}`);
     }
   }
 });
@@ -84,7 +90,9 @@ test("unknown parser: an Error that lists the valid ids", () => {
 
 test("parsers() and detectParser()", () => {
   const list = parsers();
-  assert.ok(list.length >= 9);
+  const names = new Set(list.flatMap((p) => [p.id, ...p.aliases]));
+  const missing = vllmParsers().filter((n) => !names.has(n));
+  assert.deepEqual(missing, [], "every vLLM parser name (tests/data/vllm-parsers.txt) is an id or alias");
   for (const p of list) {
     assert.equal(typeof p.id, "string");
     assert.ok(Array.isArray(p.aliases) && Array.isArray(p.models));
