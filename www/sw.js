@@ -1,10 +1,10 @@
 // Offline support: the page, its modules, the package (JS + wasm) and the examples are cached
 // at install. Requests go to the network first (so a rebuilt package shows on reload) and
 // fall back to the cache when offline.
-const CACHE = "toolwire-playground-v1";
+const CACHE = "toolwire-playground-v2";
 const FILES = [
   "./", "./index.html", "./style.css", "./app.js", "./classify.js", "./replay.js", "./state.js", "./worker.js",
-  "./examples.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/meta.js", "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
+  "./examples.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/events.js", "./pkg/meta.js", "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
 ];
 
 self.addEventListener("install", (e) => {
