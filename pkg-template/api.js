@@ -10,15 +10,30 @@ import {
   ToolCallParser as WasmParser,
 } from "./dist/toolwire.js";
 import * as meta from "./meta.js";
+import { decodeEvents as events } from "./events.js";
 
 /** Options as JSON text: an options object, or a parser name. */
 export function optionsJson(options) {
   return JSON.stringify(typeof options === "string" ? { parser: options } : (options ?? {}));
 }
 
+/** The text argument of `what`: a string, else a TypeError that says what was expected. */
+function text(value, what) {
+  if (typeof value === "string") return value;
+  throw new TypeError(`${what}: expected the model's text as a string, got ${describe(value)}`);
+}
+
+/** A short description of a value's type for error messages. */
+function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  return typeof value === "object" ? `an object (${Object.prototype.toString.call(value).slice(8, -1)})` : typeof value;
+}
+
 /** Parses a whole text: `{content, reasoning, toolCalls, diagnostics}`. */
-export function parse(text, options) {
-  return JSON.parse(wasmParse(String(text), optionsJson(options)));
+export function parse(input, options) {
+  return JSON.parse(wasmParse(text(input, "parse"), optionsJson(options)));
 }
 
 const copy = (list) => list.map((x) => ({ ...x, aliases: [...x.aliases], ...(x.models && { models: [...x.models] }) }));
@@ -39,40 +54,19 @@ export function detectParser(model) {
 }
 
 /** Which families' markers appear in a text, most specific first. */
-export function sniffParser(text) {
-  return JSON.parse(wasmSniffParser(String(text)));
+export function sniffParser(input) {
+  return JSON.parse(wasmSniffParser(text(input, "sniffParser")));
 }
 
 /** Every family's reading of one text: `[{parser, verdict, count?, content, reasoning, toolCalls, diagnostics}]`. */
-export function classify(text, options) {
-  return JSON.parse(wasmClassify(String(text), optionsJson(options)));
-}
-
-/**
- * Reads the events of one push (src/wasm.rs `drain`): `""` none, `t…` one text, `r…` one
- * reasoning, `dN:…` one arguments delta of call N, else a JSON array. The short forms skip
- * JSON for the batches most pushes give (measured in benches/run.mjs).
- */
-function events(s) {
-  switch (s.charCodeAt(0)) {
-    case 116: // t
-      return [{ type: "text", text: s.slice(1) }];
-    case 114: // r
-      return [{ type: "reasoning", text: s.slice(1) }];
-    case 100: { // d
-      const colon = s.indexOf(":");
-      return [{ type: "tool-call-delta", index: Number(s.slice(1, colon)), argumentsDelta: s.slice(colon + 1) }];
-    }
-    case 91: // [
-      return JSON.parse(s);
-    default:
-      return [];
-  }
+export function classify(input, options) {
+  return JSON.parse(wasmClassify(text(input, "classify"), optionsJson(options)));
 }
 
 /** A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done. */
 export class ToolCallParser {
   #wasm;
+  #finished = false;
 
   constructor(options) {
     this.#wasm = new WasmParser(optionsJson(options));
@@ -85,17 +79,25 @@ export class ToolCallParser {
 
   /** Feeds a text chunk; returns the events it completes. */
   push(chunk) {
-    return events(this.#live().push(String(chunk)));
+    if (typeof chunk !== "string") {
+      throw new TypeError(`ToolCallParser.push: expected a string chunk (pushBytes takes a Uint8Array), got ${describe(chunk)}`);
+    }
+    return events(this.#open("push").push(chunk));
   }
 
   /** Feeds UTF-8 bytes (a code point may be split across chunks). */
   pushBytes(bytes) {
-    return events(this.#live().pushBytes(bytes));
+    if (!(bytes instanceof Uint8Array)) {
+      throw new TypeError(`ToolCallParser.pushBytes: expected a Uint8Array (push takes a string), got ${describe(bytes)}`);
+    }
+    return events(this.#open("pushBytes").pushBytes(bytes));
   }
 
-  /** Ends the input: flushes held text, ends an open call (reporting truncation). */
+  /** Ends the input: flushes held text, ends an open call (reporting truncation). Once only. */
   finish() {
-    return events(this.#live().finish());
+    const wasm = this.#open("finish");
+    this.#finished = true;
+    return events(wasm.finish());
   }
 
   /** Releases the wasm memory; the parser cannot be used afterwards. Safe to call twice. */
@@ -107,6 +109,13 @@ export class ToolCallParser {
   #live() {
     if (!this.#wasm) throw new Error("this ToolCallParser was freed");
     return this.#wasm;
+  }
+
+  /** The wasm parser, when it still takes input. */
+  #open(method) {
+    const wasm = this.#live();
+    if (this.#finished) throw new Error(`ToolCallParser.${method}: this parser is finished (finish() was called); create a new one for the next text`);
+    return wasm;
   }
 }
 if (typeof Symbol.dispose === "symbol") ToolCallParser.prototype[Symbol.dispose] = ToolCallParser.prototype.free;

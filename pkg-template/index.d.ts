@@ -7,7 +7,6 @@ export interface ToolDefinition {
 /** A JSON Schema object (the subset toolwire reads: types, properties, required, enum, anyOf/oneOf/allOf, items, $ref, ranges). */
 export type JsonSchema = { [key: string]: unknown };
 
-/** Limits on what a parser buffers; each yields a `limit_exceeded` diagnostic when hit. */
 /**
  * Limits on what a parser buffers (contract invariant 6). Each one, when hit, gives a
  * `limit_exceeded` diagnostic and parsing goes on safely.
@@ -39,8 +38,20 @@ export interface ParserOptions {
   thinking?: boolean;
   /** Prefix of generated call ids (default `"call_"`; ids are `${idPrefix}${index}`). */
   idPrefix?: string;
-  /** Keep calls whose arguments the parser had to close (truncated or malformed) in `parse()` results. */
+  /**
+   * A preset for the four recovery options below (src/policy.rs): `"strict"` (only well-formed
+   * calls count; malformed markup is dropped from content) or `"lenient"` (keep everything that
+   * can be read as a call). Options given one by one override the preset.
+   */
+  policy?: "strict" | "lenient";
+  /** Keep calls whose arguments the parser had to close (truncated or malformed) in `parse()` results. Default: per family (off for most). */
   recover?: boolean;
+  /** Keep a final call cut off by the end of the output (`truncation`) in `parse()` results, even with `recover` off. Default: as `recover`. */
+  recoverTruncated?: boolean;
+  /** Markup that opened a call but is not one comes back as text, with a diagnostic (default `true`); `false` drops it (the diagnostic stays). */
+  keepMalformed?: boolean;
+  /** Also read bare `{"name": …, "arguments": …}` objects in prose, for families whose syntax has no bare start (default `false`). */
+  bareJson?: boolean;
   /** The response template of the template-driven parsers `hf` and `beam` (ignored by the others). */
   template?: ResponseTemplate;
   limits?: ParserLimits;
@@ -123,7 +134,10 @@ export interface ParserInfo { id: string; aliases: string[]; models: string[]; d
 export default function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export { init };
 
-/** Parses a whole text. Equals streaming it in one chunk and calling `finish()`. Throws on an unknown parser. */
+/**
+ * Parses a whole text. Equals streaming it in one chunk and calling `finish()`. Throws an Error
+ * on an unknown parser, a TypeError when `text` is not a string.
+ */
 export function parse(text: string, options?: ParserOptions | string): ParseResult;
 
 /** Every parser family. */
@@ -158,11 +172,11 @@ export class ToolCallParser {
   constructor(options?: ParserOptions | string);
   /** The resolved parser id. */
   readonly parser: string;
-  /** Feeds a text chunk of any size; returns the events it completes. */
+  /** Feeds a text chunk of any size; returns the events it completes. A TypeError for anything but a string; an Error after `finish()`. */
   push(chunk: string): ToolCallEvent[];
-  /** Feeds UTF-8 bytes; a code point split across chunks is joined. */
+  /** Feeds UTF-8 bytes; a code point split across chunks is joined. A TypeError for anything but a Uint8Array; an Error after `finish()`. */
   pushBytes(bytes: Uint8Array): ToolCallEvent[];
-  /** Ends the input: flushes held text, ends an open call (reporting truncation). */
+  /** Ends the input: flushes held text, ends an open call (reporting truncation). Once: a second call throws. */
   finish(): ToolCallEvent[];
   /** Releases the wasm memory. The parser cannot be used afterwards. */
   free(): void;

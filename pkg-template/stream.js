@@ -17,8 +17,12 @@ export class SseRewriter {
   }
 
   /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */
-  push(bytes) {
-    return this.#live().push(bytes);
+  push(chunk) {
+    if (!(chunk instanceof Uint8Array)) {
+      const got = chunk === null ? "null" : Array.isArray(chunk) ? "an array" : typeof chunk;
+      throw new TypeError(`SseRewriter.push: expected the upstream's bytes as a Uint8Array, got ${got}`);
+    }
+    return this.#live().push(chunk);
   }
 
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */
@@ -46,12 +50,14 @@ if (typeof Symbol.dispose === "symbol") SseRewriter.prototype[Symbol.dispose] = 
 
 const encoder = new TextEncoder();
 
-/** Any binary chunk (or string) as a Uint8Array view. */
-function bytes(chunk) {
+/** A binary chunk (or a string) as a Uint8Array view; anything else is a TypeError, not text. */
+function bytes(chunk, what) {
   if (chunk instanceof Uint8Array) return chunk;
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  return encoder.encode(String(chunk));
+  if (typeof chunk === "string") return encoder.encode(chunk);
+  const got = chunk === null ? "null" : Array.isArray(chunk) ? "an array" : typeof chunk;
+  throw new TypeError(`${what}: expected chunks of text (a string) or bytes (Uint8Array, ArrayBuffer, ArrayBufferView), got ${got}`);
 }
 
 /** Splits `{onDiagnostic, ...options}`; a string is a parser name. */
@@ -111,7 +117,7 @@ export class ToolCallStream extends TransformStream {
     };
     super(transformer(
       parser,
-      (chunk, c) => enqueue(c, typeof chunk === "string" ? parser.push(chunk) : parser.pushBytes(bytes(chunk))),
+      (chunk, c) => enqueue(c, typeof chunk === "string" ? parser.push(chunk) : parser.pushBytes(bytes(chunk, "ToolCallStream"))),
       (c) => enqueue(c, parser.finish()),
       () => {},
     ));
@@ -139,7 +145,7 @@ export class SseRewriteStream extends TransformStream {
     };
     super(transformer(
       rw,
-      (chunk, c) => enqueue(c, rw.push(bytes(chunk))),
+      (chunk, c) => enqueue(c, rw.push(bytes(chunk, "SseRewriteStream"))),
       (c) => enqueue(c, rw.finish()),
       report,
     ));

@@ -23,7 +23,7 @@ const TYPES = {
 };
 
 /** The file a URL path maps to, or null when it is outside the served folders. */
-function resolve(pathname) {
+function resolve(pathname, mounts) {
   let path;
   try {
     path = decodeURIComponent(pathname);
@@ -31,7 +31,7 @@ function resolve(pathname) {
     return null;
   }
   if (path.includes("\0")) return null;
-  for (const [prefix, dir] of MOUNTS) {
+  for (const [prefix, dir] of mounts) {
     if (!path.startsWith(prefix)) continue;
     const file = normalize(join(dir, path.slice(prefix.length)));
     return file === dir || file.startsWith(dir + sep) ? file : null;
@@ -39,10 +39,10 @@ function resolve(pathname) {
   return null;
 }
 
-async function handle(req, res) {
+async function handle(req, res, mounts) {
   const { pathname } = new URL(req.url, "http://x");
   if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "method not allowed");
-  let file = resolve(pathname);
+  let file = resolve(pathname, mounts);
   if (!file) return send(res, 404, "text/plain", "not found");
   try {
     if ((await stat(file)).isDirectory()) file = join(file, "index.html");
@@ -62,10 +62,11 @@ function send(res, status, type, text) {
   res.end(text);
 }
 
-/** Starts the server; resolves to {url, close}. */
-export function serve({ port = 8080, host = "127.0.0.1" } = {}) {
+/** Starts the server; resolves to {url, close}. `pkg` serves another build of the package. */
+export function serve({ port = 8080, host = "127.0.0.1", pkg } = {}) {
+  const mounts = pkg ? [["/pkg/", normalize(pkg).replace(/[\\/]+$/, "")], MOUNTS[1]] : MOUNTS;
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => send(res, 500, "text/plain", "error"));
+    handle(req, res, mounts).catch(() => send(res, 500, "text/plain", "error"));
   });
   return new Promise((ok, fail) => {
     server.once("error", fail);

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 use toolwire::wasm::{parse_js, rewrite_completion_js, JsSseRewriter, JsToolCallParser};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn rs(s: &str) -> Value {
@@ -49,20 +50,17 @@ impl data::DataFs for NodeFs {
     }
 }
 
-/// The events of a `push`/`finish` result, decoded as api.js's `events` does (short forms
-/// `t…`, `r…`, `dN:…`, else a JSON array, `""` for none).
+#[wasm_bindgen(module = "/pkg-template/events.js")]
+extern "C" {
+    /// The package's own decoder of `push`/`finish` results (the only one there is).
+    #[wasm_bindgen(js_name = decodeEvents)]
+    fn decode_events(s: &str) -> JsValue;
+}
+
+/// The events of a `push`/`finish` result, decoded by pkg-template/events.js as the package does.
 fn decode(s: &str) -> Vec<Value> {
-    match s.as_bytes().first() {
-        None => vec![],
-        Some(b't') => vec![json!({"type": "text", "text": &s[1..]})],
-        Some(b'r') => vec![json!({"type": "reasoning", "text": &s[1..]})],
-        Some(b'd') => {
-            let colon = s.find(':').unwrap();
-            vec![json!({"type": "tool-call-delta", "index": s[1..colon].parse::<usize>().unwrap(), "argumentsDelta": &s[colon + 1..]})]
-        }
-        Some(b'[') => rs(s).as_array().unwrap().clone(),
-        Some(_) => panic!("unknown event encoding: {s:?}"),
-    }
+    let json = js_sys::JSON::stringify(&decode_events(s)).unwrap();
+    rs(&String::from(json)).as_array().unwrap().clone()
 }
 
 fn error_message(e: JsValue) -> String {

@@ -1,15 +1,19 @@
 // `make worker`: the worker in workerd (Miniflare) on http://127.0.0.1:8787, in front of
 // UPSTREAM_URL, or of the replay upstream (recorded model outputs; src/replay.js) when none is
 // given. Other variables of the README's configuration table are read from the environment.
+import { readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { workerModules, MODULES_ROOT, COMPATIBILITY_DATE } from "./modules.mjs";
 import { replay } from "./src/replay.js";
 
 const port = Number(process.env.PORT || 8787);
 const vars = {};
-for (const k of ["UPSTREAM_URL", "TOOL_CALL_PARSER", "FALLBACK_PARSER", "REASONING_PARSER", "UPSTREAM_API_KEY", "CORS_ORIGINS", "MAX_BODY_BYTES", "TOOLWIRE_COMMENTS"]) {
+for (const k of ["UPSTREAM_URL", "TOOL_CALL_PARSER", "FALLBACK_PARSER", "REASONING_PARSER", "UPSTREAM_API_KEY", "CORS_ORIGINS", "MAX_BODY_BYTES", "TOOLWIRE_COMMENTS",
+  "PROFILE", "RETRY_ON", "MAX_RETRIES", "FALLBACK_MODEL", "RETRY_BASE_MS", "RETRY_HOLD_BYTES"]) {
   if (process.env[k]) vars[k] = process.env[k];
 }
+// PROFILE may name the file `toolwire probe --out` wrote.
+if (vars.PROFILE && !vars.PROFILE.trimStart().startsWith("{")) vars.PROFILE = readFileSync(vars.PROFILE, "utf8");
 const replaying = !vars.UPSTREAM_URL;
 if (replaying) vars.UPSTREAM_URL = "http://replay.upstream";
 

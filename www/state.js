@@ -3,7 +3,7 @@
 //   #z=<base64url deflate-raw JSON> when compression makes it shorter (CompressionStream)
 // Only fields that differ from DEFAULTS are written.
 
-export const DEFAULTS = { text: "", model: "", reasoning: "", tools: "", family: "", filter: "all", chunk: 1, speed: "100" };
+export const DEFAULTS = { text: "", model: "", reasoning: "", tools: "", family: "", filter: "all", chunk: 1, speed: "100", wire: "", choice: 0 };
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -9,6 +9,8 @@ import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { cases, checkCase, streamBytes } from "./support/sse-client.mjs";
+import { bundle } from "./support/bundle.mjs";
+import { EXPECTED as AI_SDK_EXPECTED } from "./support/ai-sdk-smoke.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
 const PKG = new URL("../../pkg/", import.meta.url);
@@ -48,6 +50,7 @@ const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".json": 
 let server;
 let base;
 let browser;
+let aiSdkSmoke = "";
 
 function serve(req, res) {
   const url = new URL(req.url, "http://x");
@@ -60,6 +63,8 @@ function serve(req, res) {
     const file = new URL(url.pathname.slice(5), PKG);
     if (existsSync(file)) return send(200, TYPES[extname(url.pathname)] ?? "application/octet-stream", readFileSync(file));
   }
+  if (url.pathname === "/ai-sdk-smoke.js") return send(200, "text/javascript", aiSdkSmoke);
+  if (url.pathname === "/bare") return send(200, "text/html", `<!doctype html><meta charset="utf-8"><script type="importmap">${JSON.stringify(importMap)}</script>`);
   if (url.pathname.startsWith("/readme/")) return send(200, "text/javascript", browserBlocks[Number(url.pathname.slice(8))] ?? "");
   if (url.pathname.startsWith("/sse/")) return send(200, "text/event-stream", streamBytes(url.pathname.slice(5)));
   if (url.pathname === "/v1/chat/completions") return send(200, "text/event-stream", streamBytes("hermes-qwen25.sse"));
@@ -69,6 +74,8 @@ function serve(req, res) {
 
 before(async () => {
   if (skip) return;
+  // The AI SDK smoke run bundled with `ai` for browsers; toolwire/ai-sdk comes from the import map.
+  aiSdkSmoke = await bundle(new URL("support/ai-sdk-smoke.mjs", import.meta.url), ["browser"]);
   server = createServer(serve);
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${server.address().port}`;
@@ -136,5 +143,19 @@ test("Chromium: the package README's browser examples", { skip }, async () => {
   assert.deepEqual(errors, []);
   checkCase(cases.find((c) => c.file === "hermes-qwen25.sse"), streamBytes("hermes-qwen25.sse"), new TextEncoder().encode(r.sse));
   assert.deepEqual(r.log, [["text", "Let me run it."], ["start", 0, "run"], ["args", 0, '{"cmd": "ls"}'], ["run", "run", { cmd: "ls" }]]);
+  await p.close();
+});
+
+test("Chromium: toolwire/ai-sdk with the real `ai` (streamText over the SDK's test model, tool run, two steps)", { skip }, async () => {
+  // A page that never calls init(): the browser middleware loads the wasm before its first parser.
+  const p = await browser.newPage();
+  const errors = [];
+  p.on("pageerror", (e) => errors.push(e));
+  await p.goto(base + "/bare");
+  const r = await p.evaluate(async () => (await import("/ai-sdk-smoke.js")).smoke());
+  assert.deepEqual(errors, []);
+  const { deltas, ...rest } = r;
+  assert.deepEqual(rest, AI_SDK_EXPECTED);
+  assert.ok(deltas >= 2, `${deltas} tool-input-delta parts`);
   await p.close();
 });

@@ -163,3 +163,35 @@ test("reasoningParsers() lists every reasoning parser, and each works as the rea
   }
   assert.ok(list.some((r) => r.id === "qwen3"));
 });
+
+test("text arguments must be strings: a TypeError that says what was expected, nothing coerced", () => {
+  for (const bad of [null, undefined, {}, 42, ["a"], new Uint8Array(2)]) {
+    assert.throws(() => parse(bad, "hermes"), (e) => e instanceof TypeError && /parse: expected the model's text as a string/.test(e.message));
+    assert.throws(() => classify(bad), TypeError);
+    assert.throws(() => sniffParser(bad), TypeError);
+  }
+  const p = new ToolCallParser("hermes");
+  assert.throws(() => p.push({}), (e) => e instanceof TypeError && /expected a string chunk \(pushBytes takes a Uint8Array\), got an object/.test(e.message));
+  assert.throws(() => p.push(null), (e) => e instanceof TypeError && /got null/.test(e.message));
+  assert.throws(() => p.push(new Uint8Array([104])), (e) => e instanceof TypeError && /pushBytes takes a Uint8Array/.test(e.message));
+  assert.throws(() => p.pushBytes("hi"), (e) => e instanceof TypeError && /pushBytes: expected a Uint8Array \(push takes a string\), got string/.test(e.message));
+  assert.throws(() => p.pushBytes([104]), TypeError);
+  // The parser is unharmed by rejected input: nothing was fed.
+  assert.deepEqual([...p.push("ok"), ...p.finish()], [{ type: "text", text: "ok" }]);
+  p.free();
+});
+
+test("push, pushBytes and finish after finish() throw: the parser is finished", () => {
+  const p = new ToolCallParser("hermes");
+  assert.deepEqual(p.push('ok <tool_call>{"name": "f", "arguments": {"a": 1'), [
+    { type: "text", text: "ok " },
+    { type: "tool-call-start", index: 0, id: "call_0", name: "f" },
+    { type: "tool-call-delta", index: 0, argumentsDelta: '{"a": 1' },
+  ]);
+  assert.equal(p.finish().at(-1).type, "tool-call-end");
+  assert.throws(() => p.push("more"), (e) => e instanceof Error && /ToolCallParser\.push: this parser is finished/.test(e.message));
+  assert.throws(() => p.pushBytes(new Uint8Array([1])), /pushBytes: this parser is finished/);
+  assert.throws(() => p.finish(), /finish: this parser is finished/);
+  p.free();
+  assert.throws(() => p.push("x"), /freed/);
+});

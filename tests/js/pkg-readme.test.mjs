@@ -1,4 +1,4 @@
-// The package README's Node example runs as written (importing "toolwire/stream" by name) and
+// The package README's Node examples run as written (importing "toolwire/stream" by name) and
 // prints what its comments say. Its worker example runs in workerd.test.mjs, its browser
 // examples in browser.test.mjs.
 import { test } from "node:test";
@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 const readme = readFileSync(new URL("../../pkg/README.md", import.meta.url), "utf8");
 const blocks = [...readme.matchAll(/```js node\n([\s\S]*?)```/g)].map((m) => m[1]);
 
-test("the package README has a Node example", () => assert.equal(blocks.length, 1));
+test("the package README has its Node examples (toolwire/stream, toolwire/ai-sdk)", () => assert.equal(blocks.length, 2));
 
 blocks.forEach((code, i) => {
   test(`package README Node example ${i + 1} prints what its comments say`, () => {

@@ -18,6 +18,7 @@ blocks.forEach((code, i) => {
     // Resolve "toolwire" from this repository's node_modules.
     const source = code
       .replaceAll('from "toolwire/stream"', `from ${JSON.stringify(new URL("../../node_modules/toolwire/stream.node.js", import.meta.url).href)}`)
+      .replaceAll('from "toolwire/probe"', `from ${JSON.stringify(new URL("../../node_modules/toolwire/probe.node.js", import.meta.url).href)}`)
       .replaceAll('from "toolwire"', `from ${JSON.stringify(new URL("../../node_modules/toolwire/index.node.js", import.meta.url).href)}`);
     // Capture what the example logs, as values.
     writeFileSync(file, `const __logged = []; console.log = (...v) => __logged.push(...v);\n${source}\nprocess.stdout.write(JSON.stringify(__logged));`);

@@ -174,10 +174,10 @@ test("memory: the wasm objects are freed when a stream ends, errors or is cancel
   // Ends.
   assert.equal(await countFrees(SseRewriter, () => pipe([input], new SseRewriteStream("hermes"))), 1);
   assert.equal(await countFrees(ToolCallParser, () => pipe(["a<tool_call>"], new ToolCallStream("hermes"))), 1);
-  // Errors (a chunk that cannot be read).
-  const poison = { toString() { throw new Error("poison"); } };
-  assert.equal(await countFrees(SseRewriter, () => assert.rejects(pipe([input, poison], new SseRewriteStream("hermes")), /poison/)), 1);
-  assert.equal(await countFrees(ToolCallParser, () => assert.rejects(pipe(["x", 42, poison], new ToolCallStream("hermes")), /poison/)), 1);
+  // Errors (a chunk that is neither text nor bytes).
+  const poison = { toString() { throw new Error("never read as text"); } };
+  assert.equal(await countFrees(SseRewriter, () => assert.rejects(pipe([input, poison], new SseRewriteStream("hermes")), TypeError)), 1);
+  assert.equal(await countFrees(ToolCallParser, () => assert.rejects(pipe(["x", 42], new ToolCallStream("hermes")), TypeError)), 1);
   // Cancelled by the reader, and aborted by the writer.
   assert.equal(await countFrees(SseRewriter, async () => {
     const s = new SseRewriteStream("hermes");
@@ -208,4 +208,25 @@ test("CommonJS require of toolwire/stream", async () => {
   assert.equal(typeof cjs.SseRewriteStream, "function");
   const out = concat(await pipe([streamBytes("mistral.sse")], new cjs.SseRewriteStream({ parser: "mistral" })));
   assert.equal(reassemble(out).choices.get(0).calls[0].name, "get_stock_price");
+});
+
+test("chunks that are neither text nor bytes: the stream errors with a TypeError (nothing coerced to text)", async () => {
+  for (const make of [() => new ToolCallStream("hermes"), () => new SseRewriteStream({ parser: "hermes" })]) {
+    for (const bad of [{}, 42, null, ["a"]]) {
+      await assert.rejects(pipe(["ok", bad], make()), (e) => e instanceof TypeError && /expected chunks of text \(a string\) or bytes/.test(e.message));
+    }
+  }
+  // Strings and every binary form still work.
+  const events = await pipe(["<tool_call>", new TextEncoder().encode('{"name": "f", "arguments": {}}').buffer, new DataView(new TextEncoder().encode("</tool_call>").buffer)], new ToolCallStream("hermes"));
+  assert.deepEqual(events.filter((e) => e.type === "tool-call-end").map((e) => e.name), ["f"]);
+});
+
+test("SseRewriter.push takes a Uint8Array: anything else is a TypeError", () => {
+  const r = new SseRewriter("hermes");
+  for (const bad of ["data: x\n\n", {}, null, [100]]) {
+    assert.throws(() => r.push(bad), (e) => e instanceof TypeError && /SseRewriter\.push: expected the upstream's bytes as a Uint8Array/.test(e.message));
+  }
+  const out = new TextDecoder().decode(new Uint8Array([...r.push(new TextEncoder().encode("data: [DONE]\n\n")), ...r.finish()]));
+  assert.equal(out, "data: [DONE]\n\n");
+  r.free();
 });

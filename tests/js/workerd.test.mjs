@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { cases, checkCase, streamBytes } from "./support/sse-client.mjs";
+import { bundle } from "./support/bundle.mjs";
+import { EXPECTED as AI_SDK_EXPECTED } from "./support/ai-sdk-smoke.mjs";
 
 const PKG = new URL("../../pkg/", import.meta.url);
 const ROOT = "/bundle";
@@ -143,5 +145,18 @@ test("workerd: the package README's worker example proxies streaming and non-str
     assert.deepEqual(seen.map((s) => [s.url, s.auth]), [["http://model.test/v1/chat/completions", "Bearer k"], ["http://model.test/v1/chat/completions", "Bearer k"]]);
     // Other routes pass through.
     assert.deepEqual(await (await mf.dispatchFetch("http://localhost/v1/models?x=1")).json(), { object: "list", data: [{ id: "m" }], url: "http://model.test/v1/models?x=1" });
+  });
+});
+
+test("workerd: toolwire/ai-sdk with the real `ai` (streamText over the SDK's test model, tool run, two steps)", async () => {
+  // The smoke run bundled with `ai` as a Workers bundler would (workerd conditions); toolwire/ai-sdk
+  // resolves through the package's `workerd` condition like the other entries.
+  const smoke = await bundle(new URL("support/ai-sdk-smoke.mjs", import.meta.url), ["workerd", "worker", "browser"]);
+  const source = `${smoke}\nexport default { async fetch() { return Response.json(await smoke()); } };\n`;
+  await withWorker(source, {}, async (mf) => {
+    const r = await (await mf.dispatchFetch("http://localhost/")).json();
+    const { deltas, ...rest } = r;
+    assert.deepEqual(rest, AI_SDK_EXPECTED);
+    assert.ok(deltas >= 2, `${deltas} tool-input-delta parts`);
   });
 });

@@ -3,7 +3,7 @@
 // CHROMIUM=/path/to/chrome overrides the browser.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -27,8 +27,9 @@ before(async () => {
 });
 
 /** Chromium with a fresh profile in `dir` (TOOLCHAIN.md: Debian's chromium, these flags). */
-function launch(dir) {
+function launch(dir, options = {}) {
   return chromium.launchPersistentContext(dir, {
+    ...options,
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     viewport: { width: 1400, height: 1000 },
@@ -56,8 +57,8 @@ async function open(hash = "", viewport) {
   return page;
 }
 
-/** Waits until the latest classification is on screen. */
-const settled = (page) => page.waitForSelector('#results[data-state="done"]');
+/** Waits until the latest classification is on screen (the table is hidden while a profile shows). */
+const settled = (page) => page.waitForSelector('#results[data-state="done"]', { state: "attached" });
 
 /** Sets the raw output as a paste would (page.fill of large texts is slow in Chromium). */
 async function paste(page, text) {
@@ -74,7 +75,7 @@ async function pick(page, family) {
   await settled(page);
 }
 
-/** The table as data: [{family, verdict, calls: [name], detected}] in display order. */
+/** The table as data: [{family, verdict, calls: [name], detected}] in display order (the rows shown). */
 const table = (page) =>
   page.$$eval("#rows tr[data-family]", (trs) =>
     trs.map((tr) => ({
@@ -83,6 +84,12 @@ const table = (page) =>
       calls: [...tr.querySelectorAll(".call .name")].map((n) => n.textContent),
       detected: tr.classList.contains("is-detected"),
     })));
+
+/** Every family's row: the ones that find nothing too (one click away). */
+async function tableAll(page) {
+  if (await page.$("#show-all")) await page.click("#show-all");
+  return table(page);
+}
 
 function noProblems() {
   const list = problems.splice(0);
@@ -96,7 +103,18 @@ test("a Hermes example: every family in the table, the model's family first and 
   await pick(page, "hermes");
   assert.equal(await page.inputValue("#text"), examples[Number(exampleOf("hermes"))].text);
   assert.match(await page.textContent("#detected"), /hermes/);
+  // The families that find something lead; the others are one click away.
+  const leading = await table(page);
+  assert.ok(leading.length >= 2 && leading.length < 30, `${leading.length} leading rows`);
+  assert.ok(leading.every((r) => r.verdict !== "no call" || r.detected), "no plain no-call row leads");
+  const more = await page.textContent("#show-all");
+  assert.match(more, /^Show the other (\d+) families \(no call\)$/);
+  await page.focus("#show-all");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.$("#show-all"), null);
+  assert.equal(await page.evaluate(() => document.activeElement.closest("tr").dataset.family), (await table(page))[leading.length].family, "focus moves to the first family that was hidden");
   const rows = await table(page);
+  assert.equal(rows.length, leading.length + Number(/\d+/.exec(more)[0]));
   assert.ok(rows.length >= 50, `${rows.length} rows`);
   assert.deepEqual(rows[0], { family: "hermes", verdict: "1 call", calls: ["f"], detected: true });
   assert.match(await page.textContent("#summary"), /model's family hermes finds 1 call/);
@@ -119,7 +137,7 @@ test("a Hermes example: every family in the table, the model's family first and 
 test("a Qwen3-Coder XML example, a pasted text with several calls, and a failure", T, async () => {
   const page = await open();
   await pick(page, "qwen3_coder");
-  let rows = await table(page);
+  let rows = await tableAll(page);
   const q = rows.find((r) => r.family === "qwen3_coder");
   assert.match(q.verdict, /^\d+ calls?$/);
   assert.ok(q.calls.length > 0);
@@ -341,9 +359,9 @@ test("offline once loaded (service worker)", T, async () => {
 });
 
 test("without classify() in the package, the page falls back to parse() per family", T, async () => {
-  // A separate profile: no service worker between the page and the route.
+  // A separate profile, service workers blocked: nothing between the page and the route.
   const dir = mkdtempSync(join(tmpdir(), "toolwire-www-"));
-  const ctx = await launch(dir);
+  const ctx = await launch(dir, { serviceWorkers: "block" });
   try {
     await ctx.route("**/pkg/api.js", async (route) => {
       const res = await route.fetch();
@@ -363,4 +381,196 @@ test("without classify() in the package, the page falls back to parse() per fami
     await ctx.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the service worker's cache is named after the package version; a new release replaces it", T, async () => {
+  // A copy of the package served by its own server and a fresh profile: the release can change.
+  const dir = mkdtempSync(join(tmpdir(), "toolwire-www-"));
+  const pkgCopy = join(dir, "pkg");
+  cpSync(new URL("../../pkg/", import.meta.url).pathname, pkgCopy, { recursive: true });
+  const own = await serve({ port: 0, pkg: pkgCopy });
+  const ctx = await launch(join(dir, "profile"));
+  const version = JSON.parse(readFileSync(join(pkgCopy, "package.json"), "utf8")).version;
+  const controlled = (page) => page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener("controllerchange", r, { once: true }));
+    return navigator.serviceWorker.controller.scriptURL;
+  });
+  const cacheNames = (page) => page.evaluate(() => caches.keys());
+  try {
+    const page = await ctx.newPage();
+    await page.goto(own.url);
+    await page.waitForSelector("body[data-ready]");
+    assert.match(await controlled(page), new RegExp(`sw\\.js\\?v=${version.replaceAll(".", "\\.")}$`));
+    await page.waitForFunction((v) => caches.keys().then((k) => k.includes(`toolwire-playground-${v}`)), version);
+    assert.deepEqual(await cacheNames(page), [`toolwire-playground-${version}`]);
+    // A new release: the next load registers the new worker, whose activation drops the old cache.
+    const meta = JSON.parse(readFileSync(join(pkgCopy, "package.json"), "utf8"));
+    meta.version = `${version}-next.1`;
+    writeFileSync(join(pkgCopy, "package.json"), JSON.stringify(meta));
+    await page.reload();
+    await page.waitForSelector("body[data-ready]");
+    await page.waitForFunction((v) => navigator.serviceWorker.controller?.scriptURL.endsWith(`v=${v}`), meta.version, { timeout: 20_000 });
+    await page.waitForFunction((v) => caches.keys().then((k) => k.length === 1 && k[0] === `toolwire-playground-${v}`), meta.version, { timeout: 20_000 });
+    await page.close();
+  } finally {
+    await ctx.close();
+    await own.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("at 1280 px the text column (content and reasoning) is wide enough to read, and the table fits", T, async () => {
+  const page = await open("", { width: 1280, height: 900 });
+  await pick(page, "minimax"); // an example with reasoning (deepseek_r1)
+  const cell = await page.$eval('#rows tr[data-family="minimax"] td.texts', (td) => {
+    const reasoning = td.querySelector(".reasoning pre");
+    const line = parseFloat(getComputedStyle(reasoning).lineHeight) || 18;
+    return { width: td.getBoundingClientRect().width, reasoning: reasoning.textContent, lines: Math.round((reasoning.getBoundingClientRect().height - 8) / line) };
+  });
+  assert.ok(cell.width >= 220, `text column ${cell.width}px wide`);
+  assert.equal(cell.reasoning, "Plan.");
+  assert.equal(cell.lines, 1, "a short reasoning stays on one line");
+  const fits = await page.evaluate(() => {
+    const t = document.getElementById("table");
+    return t.getBoundingClientRect().right <= document.getElementById("results").getBoundingClientRect().right + 1 && document.documentElement.scrollWidth <= window.innerWidth;
+  });
+  assert.ok(fits, "the table stays inside its section and the page");
+  await page.screenshot({ path: ARTIFACTS + "desktop-1280.png" });
+  await page.close();
+  noProblems();
+});
+
+const captured = (file) => readFileSync(new URL(`../sse/${file}`, import.meta.url), "utf8");
+
+test("a pasted SSE capture: the rewrite beside the upstream, per choice, and the family table for the joined text", T, async () => {
+  const page = await open("", { width: 1280, height: 900 });
+  await paste(page, captured("hermes-qwen25.sse"));
+  assert.match(await page.textContent("#input-kind"), /Recognised an SSE capture: 85 events, 1 choice/);
+  await page.waitForSelector("#wire:not([hidden])");
+  assert.equal(await page.getAttribute("#wire", "data-parser"), "hermes", "the parser of the capture's model");
+  assert.match(await page.textContent("#wire-why"), /auto: hermes, the family of Qwen\/Qwen2\.5-7B-Instruct/);
+  const sides = () => page.$eval('#wire .choice[data-choice="0"]', (c) => ({
+    upstream: c.querySelector(".side-upstream").textContent,
+    calls: [...c.querySelectorAll(".side-rewritten .wire-calls .name")].map((n) => n.textContent),
+    finish: c.querySelector(".side-rewritten .finish").textContent,
+    content: c.querySelector(".side-rewritten .content")?.textContent ?? "",
+  }));
+  let s = await sides();
+  assert.match(s.upstream, /<tool_call>/);
+  assert.deepEqual(s.calls, ["get_weather", "get_weather"]);
+  assert.equal(s.finish, "tool_calls");
+  assert.ok(!s.content.includes("<tool_call>"));
+  // Event by event: upstream deltas beside what the rewrite emitted after each; held markup shows as "…".
+  const rows = await page.$$eval('#wire .choice[data-choice="0"] .wire-events tbody tr', (trs) => trs.map((tr) => ({ n: tr.dataset.n, up: tr.querySelector(".w-up").textContent, out: tr.querySelector(".w-out").textContent })));
+  assert.ok(rows.length > 40);
+  assert.ok(rows.some((r) => r.up.includes("<tool_call>") && r.out === "…"), "the markup is held back");
+  assert.ok(rows.some((r) => /call #0 get_weather/.test(r.out)));
+  assert.ok(rows.some((r) => /finish tool_calls/.test(r.out)));
+  assert.match(await page.textContent("#wire-body"), /a usage chunk \(event 84\), \[DONE\] \(event 85\)/);
+  // The family table reads the text the upstream sent.
+  const table0 = await table(page);
+  assert.deepEqual(table0[0], { family: "hermes", verdict: "2 calls", calls: ["get_weather", "get_weather"], detected: true });
+  await page.screenshot({ path: ARTIFACTS + "wire.png", fullPage: true });
+  // Another parser: qwen3_coder reads no call in Hermes markup; the text passes through.
+  await page.selectOption("#wire-parser", "qwen3_coder");
+  s = await sides();
+  assert.deepEqual(s.calls, []);
+  assert.equal(s.finish, "stop");
+  await page.waitForSelector('body[data-url="saved"]');
+  assert.match(page.url(), /#[jz]=/);
+  await page.close();
+  noProblems();
+});
+
+test("a capture with two choices, and one that lost its blank lines; a completion body", T, async () => {
+  const page = await open();
+  await paste(page, captured("n2.sse"));
+  assert.equal(await page.$$eval("#wire .choice", (cs) => cs.length), 2);
+  assert.match(await page.textContent('#wire .choice[data-choice="1"] .side-rewritten'), /It is probably evening in Paris\..*finish_reason\s*stop/s);
+  assert.deepEqual((await table(page))[0].calls, ["get_time"]);
+  // The table reads choice 1 on request.
+  await page.click('#wire .pick-choice[data-choice="1"]');
+  await settled(page);
+  assert.match(await page.textContent("#input-kind"), /choice 1/);
+  assert.ok((await table(page)).every((r) => r.calls.length === 0));
+  assert.match(await page.textContent("#show-all"), /^Show the other 55 families/, "only the model's family leads");
+  // A capture pasted from a log, without the blank lines between events.
+  await paste(page, captured("hermes-qwen25.sse").replaceAll("\n\n", "\n"));
+  assert.match(await page.textContent("#input-kind"), /SSE capture: 85 events/);
+  assert.deepEqual(await page.$$eval('#wire .side-rewritten .wire-calls .name', (ns) => ns.map((n) => n.textContent)), ["get_weather", "get_weather"]);
+  // A non-streaming body.
+  await paste(page, JSON.stringify({ id: "chatcmpl-9", object: "chat.completion", model: "mistralai/Mistral-Small-3.2-24B-Instruct-2506", choices: [{ index: 0, message: { role: "assistant", content: '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}' }, finish_reason: "stop" }] }));
+  assert.match(await page.textContent("#input-kind"), /Recognised a chat\.completion body: 1 choice/);
+  assert.equal(await page.getAttribute("#wire", "data-parser"), "mistral");
+  assert.match(await page.textContent("#wire .side-rewritten"), /call #0\s*get_weather\s*\{"city": "Paris"\}.*finish_reason\s*tool_calls/s);
+  assert.equal((await table(page))[0].family, "mistral");
+  // Raw model output that is JSON stays raw output.
+  await paste(page, '{"name": "get_weather", "arguments": {"city": "Paris"}}');
+  assert.equal(await page.textContent("#input-kind"), "");
+  assert.equal(await page.isHidden("#wire"), true);
+  await page.close();
+  noProblems();
+});
+
+test("a probe profile, pasted or dropped in, as a readable report", T, async () => {
+  // A real profile: the probe against a scripted model that collapses parallel calls.
+  const { probe } = await import("toolwire/probe");
+  const { startUpstream } = await import("../js/support/scripted-upstream.mjs");
+  const up = await startUpstream("collapse");
+  const profile = await probe({ baseUrl: up.url, model: "scripted-collapse", timeoutMs: 5000 });
+  await up.close();
+  const page = await open("", { width: 1280, height: 900 });
+  await paste(page, JSON.stringify(profile, null, 2));
+  await page.waitForSelector("#profile:not([hidden])");
+  assert.equal(await page.isHidden("#results"), true, "the family table gives way to the report");
+  assert.match(await page.textContent("#input-kind"), /Recognised a toolwire probe profile \(scripted-collapse\)/);
+  assert.match(await page.textContent("#profile-verdict"), /^Usable with parser hermes\.$/);
+  const facts = await page.$$eval("#profile-facts dd", (dds) => Object.fromEntries(dds.map((d) => [d.dataset.fact, d.textContent])));
+  assert.match(facts["Parallel calls"], /^no · 0\/3 pass, 0\.00 \[0\.00, 0\.56\]$/);
+  assert.match(facts["Parser"], /^hermes/);
+  assert.match(facts["Schema adherence"], /^full/);
+  const probes = await page.$$eval("#profile-probes tbody tr", (trs) => trs.map((tr) => [tr.dataset.probe, tr.querySelector(".rate").textContent, tr.querySelector("td:last-child").textContent]));
+  assert.deepEqual(probes.map((p) => p[0]), ["basic", "schema", "loop", "parallel", "repair", "replay", "streaming"]);
+  assert.deepEqual(probes.find((p) => p[0] === "parallel").slice(1), ["0/3 pass, 0.00 [0.00, 0.56]", "parallel_collapse 3"]);
+  // The failing probe's evidence is open, the others closed.
+  assert.deepEqual(await page.$$eval("#profile details.evidence[open]", (ds) => ds.map((d) => d.dataset.probe)), ["parallel"]);
+  assert.match(await page.textContent('#profile details[data-probe="parallel"]'), /1 call\(s\) where 2 independent calls were asked for/);
+  await page.screenshot({ path: ARTIFACTS + "profile.png", fullPage: true });
+  // A raw output of the evidence opens in the table.
+  await page.click('#profile details[data-probe="parallel"] .open-raw');
+  await settled(page);
+  assert.equal(await page.isHidden("#profile"), true);
+  assert.equal(await page.inputValue("#model"), "scripted-collapse");
+  assert.deepEqual((await table(page)).find((r) => r.family === "hermes").calls, ["probe_add"]);
+  // Dropped as a file.
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "profile.json", { type: "application/json" }));
+    document.getElementById("text").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify(profile));
+  await page.waitForSelector("#profile:not([hidden])");
+  assert.match(await page.textContent("#profile-verdict"), /Usable with parser hermes/);
+  // A profile of an endpoint that could not be reached says so.
+  await paste(page, JSON.stringify({ ...profile, usable: false, detectedParser: null, error: "cannot reach http://127.0.0.1:9/v1/chat/completions: fetch failed" }));
+  assert.match(await page.textContent("#profile-verdict"), /^Not usable: cannot reach http:\/\/127\.0\.0\.1:9/);
+  await page.close();
+  noProblems();
+});
+
+test("phone layout: the wire view and a profile report fit the screen", T, async () => {
+  const page = await open("", { width: 390, height: 844 });
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await paste(page, captured("n2.sse"));
+  await page.waitForSelector("#wire:not([hidden])");
+  assert.ok(await overflow() <= 0, `wire view: page is ${await overflow()}px too wide`);
+  await page.screenshot({ path: ARTIFACTS + "phone-wire.png", fullPage: false });
+  const profile = { probeVersion: 1, model: "m", endpoint: "http://127.0.0.1:1/v1/chat/completions", timestamp: "2026-01-01T00:00:00.000Z", samples: 1, usable: true, detectedParser: "hermes", toolCallFormat: "text", parserCandidates: ["hermes"], supportsParallelToolUse: false, requiresReasoningReplay: false, supportsStreamingToolUse: true, schemaLevel: "full", errorRepair: true, notes: [],
+    probes: { parallel: { title: "parallel calls", rate: { pass: 0, n: 1, rate: 0, ci95: [0, 0.79346] }, labels: { parallel_collapse: 1 }, samples: [{ index: 0, label: "parallel_collapse", reason: "1 call(s) where 2 independent calls were asked for in one turn", steps: [{ request: { turn: 1, stream: false }, status: 200, raw: { content: `<tool_call>{"name": "probe_add", "arguments": {"a": 2, "b": 3, "note": "${"x".repeat(200)}"}}</tool_call>` }, parse: { format: "text", parser: "hermes", calls: [], content: "", diagnostics: [] } }] }] } } };
+  await paste(page, JSON.stringify(profile));
+  await page.waitForSelector("#profile:not([hidden])");
+  assert.ok(await overflow() <= 0, `profile: page is ${await overflow()}px too wide`);
+  await page.screenshot({ path: ARTIFACTS + "phone-profile.png", fullPage: false });
+  await page.close();
+  noProblems();
 });

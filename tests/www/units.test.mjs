@@ -2,8 +2,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import * as api from "toolwire";
+import * as stream from "toolwire/stream";
+import { analyseBody, analyseStream, upstreamChoices } from "../../www/capture.js";
+import { recognize } from "../../www/recognize.js";
 import { classifyAll } from "../../www/classify.js";
 import { Replay, chunkBounds } from "../../www/replay.js";
 import { DEFAULTS, decodeState, encodeState } from "../../www/state.js";
@@ -90,4 +93,68 @@ test("URL state round-trips, compressed when that is shorter", async () => {
   assert.deepEqual((await decodeState(h2)).state, big);
   assert.match((await decodeState("#z=not-deflate")).error, /damaged/);
   assert.deepEqual((await decodeState("#whatever")).state, DEFAULTS);
+});
+
+test("the service worker caches every module of the page (offline use)", () => {
+  const sw = readFileSync(new URL("../../www/sw.js", import.meta.url), "utf8");
+  const files = JSON.parse(`[${/const FILES = \[([\s\S]*?)\];/.exec(sw)[1].replace(/,\s*$/, "")}]`);
+  const www = readdirSync(new URL("../../www/", import.meta.url)).filter((n) => /\.(js|css|html|json)$/.test(n) && n !== "sw.js");
+  for (const name of www) assert.ok(files.includes(`./${name}`), `sw.js does not cache ${name}`);
+  // Every module the page imports by path is in the list too.
+  for (const name of www.filter((n) => n.endsWith(".js"))) {
+    const src = readFileSync(new URL(`../../www/${name}`, import.meta.url), "utf8");
+    for (const [, dep] of src.matchAll(/from "(\.\/[^"]+)"/g)) assert.ok(files.includes(dep), `${name} imports ${dep}, not cached`);
+  }
+});
+
+const sse = (file) => readFileSync(new URL(`../sse/${file}`, import.meta.url), "utf8");
+
+test("recognize: SSE captures (also without blank lines, with curl -i headers), bodies, profiles; raw output stays text", () => {
+  const c = recognize(sse("hermes-qwen25.sse"));
+  assert.equal(c.kind, "sse");
+  assert.equal(c.blocks.length, 85);
+  assert.equal(c.model, "Qwen/Qwen2.5-7B-Instruct");
+  const squeezed = recognize(`HTTP/1.1 200 OK\ncontent-type: text/event-stream\n\n${sse("hermes-qwen25.sse").replaceAll("\n\n", "\n")}`);
+  assert.equal(squeezed.kind, "sse");
+  assert.equal(squeezed.blocks.length, 85);
+  assert.equal(squeezed.ignored, 2, "the header lines are left out and counted");
+  assert.equal(squeezed.sse, c.sse, "re-framed to the same events");
+  const crlf = recognize(sse("crlf-comments.sse"));
+  assert.equal(crlf.kind, "sse");
+  assert.ok(crlf.blocks.some((b) => b.comment !== undefined), "comments are kept");
+  const body = { id: "x", object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }] };
+  assert.deepEqual(recognize(JSON.stringify(body, null, 2)), { kind: "completion", body, model: "m" });
+  assert.equal(recognize(JSON.stringify({ probeVersion: 1, probes: {} })).kind, "profile");
+  for (const raw of ['{"name": "f", "arguments": {"a": 1}}', '<tool_call>{"name": "f", "arguments": {}}</tool_call>', "data: not json\n\n", '{"choices": []}', "", "{broken"]) {
+    assert.equal(recognize(raw).kind, "text", raw);
+  }
+});
+
+test("capture: each upstream event beside what the rewrite emitted after it, per choice; the same bytes as SseRewriteStream", async () => {
+  const rec = recognize(sse("n2.sse"));
+  const [c0, c1] = upstreamChoices(rec);
+  assert.match(c0.content, /^Checking\.<tool_call>/);
+  assert.equal(c1.content, "It is probably evening in Paris.");
+  const a = analyseStream(stream, rec.blocks, { parser: "hermes" });
+  assert.equal(a.error, undefined);
+  assert.equal(a.choices.length, 2);
+  const r0 = a.choices[0].rewritten;
+  assert.deepEqual([r0.content, r0.calls.map((c) => c.name), r0.finish], ["Checking.", ["get_time"], "tool_calls"]);
+  assert.deepEqual(JSON.parse(r0.calls[0].arguments), { zone: "Europe/Paris" });
+  assert.equal(a.choices[1].rewritten.content, "It is probably evening in Paris.");
+  // Rows pair an upstream event with its output; held markup has upstream parts and no output.
+  const rows = a.choices[0].rows;
+  assert.ok(rows.some((r) => r.upstream.some((p) => p.text.includes("<tool_call>")) && !r.rewritten.length));
+  assert.ok(rows.every((r) => r.n === "end" || (r.n >= 1 && r.n <= rec.blocks.length)));
+  assert.deepEqual(a.shared.map((s) => s.kind), ["usage", "done"]);
+  // The rewritten output is what SseRewriteStream makes of the same bytes (without comments).
+  const whole = new Response(new Blob([rec.sse]).stream().pipeThrough(new stream.SseRewriteStream({ parser: "hermes", comments: false })));
+  assert.equal(a.output, await whole.text());
+  // A bad parser: an error naming the valid ids, no throw.
+  assert.match(analyseStream(stream, rec.blocks, { parser: "nope" }).error, /unknown parser/);
+  // A body.
+  const body = { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: 'Ok.<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>' }, finish_reason: "stop" }] };
+  const b = analyseBody(stream, body, { parser: "hermes" });
+  assert.deepEqual([b.choices[0].upstream.calls.length, b.choices[0].rewritten.calls[0].name, b.choices[0].rewritten.finish], [0, "f", "tool_calls"]);
+  assert.equal(upstreamChoices(recognize(JSON.stringify(body)))[0].content, body.choices[0].message.content);
 });

@@ -10,12 +10,15 @@
 //   CORS_ORIGINS       "*" or a comma-separated list of allowed origins (default: no CORS)
 //   MAX_BODY_BYTES     larger request bodies are refused with 413 (default 4 MiB)
 //   TOOLWIRE_COMMENTS  "false" keeps diagnostics out of the stream (default: SSE comment lines)
+//   PROFILE, RETRY_ON, MAX_RETRIES, FALLBACK_MODEL, RETRY_BASE_MS, RETRY_HOLD_BYTES: see profile.js
 import { detectParser } from "toolwire";
 import { SseRewriteStream, rewriteChatCompletion } from "toolwire/stream";
+import { answer, loadPolicy } from "./profile.js";
 
 const REWRITTEN = new Set(["/v1/chat/completions", "/v1/completions"]);
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"];
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+const EXPOSED = "x-toolwire-parser, x-toolwire-attempts, x-toolwire-retry, x-toolwire-model, x-toolwire-profile";
 
 export default {
   async fetch(request, env) {
@@ -51,6 +54,19 @@ async function handle(request, env) {
     // Not JSON: let the upstream answer it.
     return forward(target, { method: "POST", headers, body: text, signal: request.signal });
   }
+  let policy;
+  try {
+    policy = loadPolicy(env);
+  } catch (e) {
+    return error(500, `toolwire worker: ${e.message}`, "configuration_error", "bad_policy");
+  }
+  if (policy.active) {
+    return answer(policy, body, {
+      send: (b) => send(target, { method: "POST", headers, body: JSON.stringify(b), signal: request.signal }),
+      options: (b) => rewriteOptions(b, env),
+      rewriteStream,
+    });
+  }
   const options = rewriteOptions(body, env);
   const upstream = await send(target, { method: "POST", headers, body: text, signal: request.signal });
   if (upstream instanceof Response && !upstream.ok) return upstream;
@@ -61,11 +77,7 @@ async function handle(request, env) {
   out.set("x-toolwire-parser", options.parser);
   if ((upstream.headers.get("content-type") ?? "").includes("text/event-stream")) {
     out.set("cache-control", "no-cache");
-    const broken = { message: null };
-    const rewritten = endOnError(upstream.body, broken)
-      .pipeThrough(makeRewriter(options))
-      .pipeThrough(noteBreak(broken));
-    return new Response(rewritten, { status: upstream.status, statusText: upstream.statusText, headers: out });
+    return new Response(rewriteStream(upstream.body, options), { status: upstream.status, statusText: upstream.statusText, headers: out });
   }
   const raw = await upstream.text();
   let fixed = raw;
@@ -90,6 +102,12 @@ function rewriteOptions(body, env) {
   const thinking = kwargs?.enable_thinking ?? kwargs?.thinking;
   if (typeof thinking === "boolean") options.thinking = thinking;
   return options;
+}
+
+/** An upstream SSE body rewritten; a break in the upstream ends it cleanly, with a note. */
+function rewriteStream(body, options) {
+  const broken = { message: null };
+  return endOnError(body, broken).pipeThrough(makeRewriter(options)).pipeThrough(noteBreak(broken));
 }
 
 /** A rewriter for `options`; request tools that toolwire cannot read are left out. */
@@ -208,9 +226,9 @@ function corsHeaders(request, env) {
   const allowed = (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   if (!allowed.length) return null;
   const origin = request.headers.get("origin");
-  if (allowed.includes("*")) return { "access-control-allow-origin": "*", "access-control-expose-headers": "x-toolwire-parser" };
+  if (allowed.includes("*")) return { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED };
   if (!origin || !allowed.includes(origin)) return null;
-  return { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "x-toolwire-parser" };
+  return { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": EXPOSED };
 }
 
 function preflight(request, cors) {

@@ -1,0 +1,3 @@
+// toolwire/probe for Node: the wasm is instantiated at import by the node entry.
+export { default, init } from "./index.node.js";
+export * from "./probe.js";
