@@ -244,7 +244,9 @@ pub fn check_json(data: &[u8]) {
         let mut out = String::new();
         copy.feed(&text[..used], Some(&mut out));
         let closed = format!("{out}{}", copy.completion());
-        assert!(toolwire::json::parse(&closed).is_ok(), "completion of {:?} gives invalid {closed:?}", &text[..used]);
+        // The parser's depth limit (serde_json: 128) aside, as for the verdict below.
+        let ok = toolwire::json::parse(&closed).map_or_else(|e| e.contains("recursion limit"), |_| true);
+        assert!(ok, "completion of {:?} gives invalid {closed:?}", &text[..used]);
     }
     let scanner_ok = match r {
         // JSON whitespace only (`is_ws`: not the form feed `is_ascii_whitespace` also takes).
@@ -362,7 +364,7 @@ mod replay {
     #[test]
     fn json_form_feed_is_not_whitespace() {
         // And a value cut after a backslash: `completion()` closes the copy the scanner wrote.
-        for s in ["1\u{c}", "[]\u{c}", "\u{c}1", "{\"a\":\u{c}1}", "1\u{b}", "1 ", "\t[1]\r\n", "{\"city\": \"i\\u0000\\"] {
+        for s in ["1\u{c}", "[]\u{c}", "\u{c}1", "{\"a\":\u{c}1}", "1\u{b}", "1 ", "\t[1]\r\n", "{\"city\": \"i\\u0000\\", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["] {
             super::check_json(s.as_bytes());
         }
     }
