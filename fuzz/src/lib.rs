@@ -245,7 +245,7 @@ pub fn check_json(data: &[u8]) {
         copy.feed(&text[..used], Some(&mut out));
         let closed = format!("{out}{}", copy.completion());
         // The parser's depth limit (serde_json: 128) aside, as for the verdict below.
-        let ok = toolwire::json::parse(&closed).map_or_else(|e| e.contains("recursion limit"), |_| true);
+        let ok = toolwire::json::parse(&closed).map_or_else(|e| parser_limit(&e, &closed), |_| true);
         assert!(ok, "completion of {:?} gives invalid {closed:?}", &text[..used]);
     }
     let scanner_ok = match r {
@@ -257,8 +257,15 @@ pub fn check_json(data: &[u8]) {
     assert_eq!(scanner_ok, is_valid_json(text, Expect::Any) || !sc_depth_ok(text), "is_valid_json disagrees with the scanner on {text:?}");
     match &parsed {
         Ok(_) => assert!(scanner_ok, "the scanner rejects what parse accepts: {text:?}"),
-        Err(e) => assert!(!scanner_ok || e.contains("recursion limit"), "the scanner accepts what parse rejects ({e}): {text:?}"),
+        Err(e) => assert!(!scanner_ok || parser_limit(e, text), "the scanner accepts what parse rejects ({e}): {text:?}"),
     }
+}
+
+/// Where serde_json rejects valid JSON on purpose: nesting past 128, and (with
+/// `arbitrary_precision`) an object key equal to its private number token
+/// `$serde_json::private::Number`. Known, documented in ARCHITECTURE.md; not findings.
+fn parser_limit(error: &str, text: &str) -> bool {
+    error.contains("recursion limit") || text.contains("serde_json::private::Number")
 }
 
 /// False when `text` nests deeper than `is_valid_json`'s own limit (512).
