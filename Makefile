@@ -5,10 +5,10 @@ SHELL := /bin/bash
 BINDGEN_OUT := target/bindgen
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test build setup playground worker bench fuzz test-rust test-wasm test-js test-worker test-www link
+.PHONY: test build setup playground worker bench fuzz test-rust test-nostd test-wasm test-js test-worker test-www link
 
-## test: install what is missing, build, run every suite (native, wasm, JS package, worker, playground)
-test: setup build test-rust test-wasm test-js test-worker test-www
+## test: install what is missing, build, run every suite (native, no-std check, wasm, JS package, worker, playground)
+test: setup build test-rust test-nostd test-wasm test-js test-worker test-www
 	@echo "make test: all suites passed"
 
 setup:
@@ -27,6 +27,11 @@ link:
 
 test-rust:
 	cargo test --quiet
+
+# The core without std (`#![no_std]` + alloc; `pattern` is then reported as not checked), for
+# wasm32: `cargo check --no-default-features` as an rlib (the cdylib needs a panic handler).
+test-nostd:
+	scripts/cargo-wasm.sh rustc --lib --no-default-features --crate-type rlib --profile check
 
 test-wasm:
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=300 \

@@ -5,9 +5,12 @@
 //! 1. per payload kind: MB/s for plain text, text dense with calls, one 1 MB argument (whole
 //!    input and in 4-byte chunks), the 10x/1x time ratio at 1-byte chunks, peak heap;
 //! 2. every registered family on its first plain case (tests/data/<id>/) repeated to 1 MB: the
-//!    slowest ones.
+//!    slowest ones;
+//! 3. the SSE rewrite (`SseRewriter`): ns per upstream event of a vLLM-like chunk stream, against
+//!    the SSE decoder alone (the floor: splitting events, no JSON).
 //!
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
+//! `--sse` (table 3 only),
 //! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind).
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -153,6 +156,10 @@ fn main() {
         return;
     }
 
+    if args.iter().any(|a| a == "--sse") {
+        let unit = get("kinds").as_array().unwrap()[0].as_object().unwrap().get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris");
+        return sse_table(&cfg, prose, &unit);
+    }
     println!("## Native (Rust, `cargo bench`, release + LTO), MB/s; median of {} runs", cfg.reps);
     println!();
     println!("| stream | parser | plain text whole | plain text 4 B chunks | dense calls whole | dense calls 4 B | one {} arg whole | one arg 4 B | 10x/1x at 1 B chunks (text / dense / arg) | peak heap (dense / arg) |", kib(cfg.size));
@@ -187,6 +194,80 @@ fn main() {
     }
     println!();
     families_table(&cfg, root);
+    println!();
+    let unit = get("kinds").as_array().unwrap()[0].as_object().unwrap().get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris");
+    sse_table(&cfg, prose, &unit);
+}
+
+/// An upstream SSE stream as vLLM writes it without a tool parser: one chunk object per token
+/// (4-byte pieces of `text`), then a finish chunk and `[DONE]`.
+fn sse_stream(text: &str, events: usize) -> (String, usize) {
+    let text = repeat_to(text, events * 4);
+    let mut out = String::new();
+    let mut n = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let j = ((i + 4).min(text.len())..=text.len()).find(|&k| text.is_char_boundary(k)).unwrap_or(text.len());
+        let mut piece = String::new();
+        for c in text[i..j].chars() {
+            match c {
+                '"' => piece.push_str("\\\""),
+                '\\' => piece.push_str("\\\\"),
+                '\n' => piece.push_str("\\n"),
+                c if (c as u32) < 0x20 => piece.push_str(&format!("\\u{:04x}", c as u32)),
+                c => piece.push(c),
+            }
+        }
+        out.push_str(r#"data: {"id":"chatcmpl-7f3a9c2e41b84d0f","object":"chat.completion.chunk","created":1732300000,"model":"Qwen/Qwen2.5-7B-Instruct","choices":[{"index":0,"delta":{"content":""#);
+        out.push_str(&piece);
+        out.push_str(r#""},"logprobs":null,"finish_reason":null}]}"#);
+        out.push_str("\n\n");
+        n += 1;
+        i = j;
+    }
+    out.push_str(r#"data: {"id":"chatcmpl-7f3a9c2e41b84d0f","object":"chat.completion.chunk","created":1732300000,"model":"Qwen/Qwen2.5-7B-Instruct","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":4000,"total_tokens":4012}}"#);
+    out.push_str("\n\ndata: [DONE]\n\n");
+    (out, n + 2)
+}
+
+/// ns per upstream event through `SseRewriter` (hermes) and through the decoder alone.
+fn sse_table(cfg: &Cfg, prose: &str, unit: &str) {
+    use toolwire::sse::{Decoder, SseOptions, SseRewriter};
+    let events = if cfg.reps < 7 { 5_000 } else { 20_000 };
+    println!("## SSE rewrite (`SseRewriter`, `hermes`): ns per upstream event (vLLM-like chunks of 4 characters, {events} events, pushed 1 KiB at a time); median of {} runs", cfg.reps);
+    println!();
+    println!("| stream | decoder alone (ns/event) | rewrite (ns/event) | rewrite MB/s |");
+    println!("|---|---|---|---|");
+    for (name, text) in [("plain text", prose), ("dense calls", unit)] {
+        let (stream, n) = sse_stream(text, events);
+        let bytes = stream.as_bytes();
+        let decode = median((0..cfg.reps).map(|_| {
+            let t = Instant::now();
+            let mut d = Decoder::new(1 << 20);
+            let mut items = Vec::new();
+            let mut count = 0;
+            for c in bytes.chunks(1024) {
+                d.push(c, &mut items);
+                count += items.len();
+                items.clear();
+            }
+            std::hint::black_box(count);
+            t.elapsed().as_secs_f64()
+        }).collect());
+        let rewrite = median((0..cfg.reps).map(|_| {
+            let t = Instant::now();
+            let mut r = SseRewriter::new(SseOptions::new(Options::new("hermes")));
+            let mut out = Vec::with_capacity(bytes.len() * 2);
+            for c in bytes.chunks(1024) {
+                r.push(c, &mut out);
+            }
+            r.finish(&mut out);
+            std::hint::black_box(out.len());
+            t.elapsed().as_secs_f64()
+        }).collect());
+        let ns = |secs: f64| format!("{:.0}", secs * 1e9 / n as f64);
+        println!("| {name} | {} | {} | {} |", ns(decode), ns(rewrite), mbps(bytes.len(), rewrite));
+    }
 }
 
 /// Every registered family on its first case (`tests/data/<id>/`, sorted by name) that has

@@ -167,7 +167,8 @@ export function classify(text: string, options?: Omit<ParserOptions, "parser" | 
 
 /** A streaming parser. Free it with `free()` (or `Symbol.dispose`) when done. */
 export class ToolCallParser {
-  /** Throws an Error listing the valid parser ids when `options.parser` is unknown. */
+  /** Throws an Error listing the valid parser ids when `options.parser` is unknown, and one
+   * naming the valid keys for an unknown option key. */
   constructor(options?: ParserOptions | string);
   /** The resolved parser id. */
   readonly parser: string;

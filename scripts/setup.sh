@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what `make` needs on a machine of this kind, skipping whatever is present, so a
 # second run takes seconds. Usage: scripts/setup.sh [--browser]
+#   - the pinned nightly (scripts/nightly-version) with rust-src, through rustup: the package's
+#     wasm is built with build-std and panic=immediate-abort (scripts/cargo-wasm.sh release);
+#     when rustup cannot fetch it, Debian's rustc-web + rust-web-src instead (same flags)
 #   - the wasm32 target for tests (rustup; Debian's rustc-web with build-std when rustup cannot)
-#   - Debian's rustc-web + rust-web-src: the package's wasm is built with build-std and
-#     panic=immediate-abort, which keeps it within the size budget (scripts/cargo-wasm.sh)
 #   - wasm-bindgen-cli, exactly the crate's version
 #   - npm dev dependencies (npm ci)
 #   - with --browser: Debian chromium + chromium-driver (playground and browser tests)
@@ -28,10 +29,18 @@ else
   log "rustup could not add the wasm32 target; tests will use Debian's rustc with build-std"
 fi
 
-# 1b. Debian's rustc with the std sources, for the package build.
-if ! { [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ]; }; then
+# 1b. A compiler that builds std from source, for the package: the pinned nightly with rust-src
+# (rustup), else Debian's rustc-web with its std sources.
+NIGHTLY=$(cat scripts/nightly-version)
+nightly_src() { local r; r=$(rustup run "$NIGHTLY" rustc --print sysroot 2>/dev/null) && [ -d "$r/lib/rustlib/src/rust/library" ]; }
+if command -v rustup >/dev/null && ! nightly_src; then
+  log "installing $NIGHTLY with rust-src (the package build)"
+  timeout 600 rustup toolchain install "$NIGHTLY" --profile minimal --component rust-src >&2 \
+    || log "rustup could not install $NIGHTLY: the package build will use Debian's rustc-web"
+fi
+if ! { command -v rustup >/dev/null && nightly_src; } && ! { [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ]; }; then
   log "installing Debian's rustc-web and std sources (package build with build-std)"
-  apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22 || log "could not install rustc-web: the wasm will be built with rustup and may exceed the size budget"
+  apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22 || log "could not install rustc-web either: make build cannot build the package"
 fi
 
 # 2. wasm-bindgen-cli (must equal the crate version).

@@ -10,9 +10,10 @@
 //!    of calls that were dropped as repaired;
 //! 3. otherwise `no_call`.
 
+use crate::prelude::*;
 use crate::event::{Label, ParseResult};
 use crate::parser::{parse, Error, Options};
-use crate::json::write::push_json_string;
+use crate::json::push_json_string;
 
 /// What one family made of the text.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,6 +118,8 @@ pub fn to_json(list: &[Classification]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::{json, Value};
 

@@ -17,6 +17,7 @@
 //! (`qwen3_json`, `llama4_json`, `musespark1x`) whose canonical id is returned instead.
 //! Unknown names give `None` (`parser: "auto"` then uses `generic`).
 
+use crate::prelude::*;
 /// Fine-tunes named after their base model: checked before `BASE`.
 const DERIVED: &[(&str, &str)] = &[
     ("hermes", "hermes"),
@@ -175,6 +176,8 @@ pub fn sniff_parser(text: &str) -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     /// Real model names (Hugging Face ids, Ollama tags, GGUF files) → parser ids.

@@ -19,6 +19,7 @@
 //! Input that a stage cannot decide yet stays in `buf` (bounded by the longest marker, or by the
 //! reader's own limits); nothing already consumed is read again.
 
+use crate::prelude::*;
 use crate::event::Label;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;

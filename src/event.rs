@@ -1,6 +1,7 @@
 //! Events a parser emits, and the one-shot result built from them (contract §3).
 
-use crate::json::write::push_json_string;
+use crate::prelude::*;
+use crate::json::push_json_string;
 
 /// Diagnostic labels: one stable vocabulary (contract §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -13,8 +13,30 @@
 //! assert!(matches!(&events[1], Event::ToolCallStart { name, .. } if name == "get_weather"));
 //! ```
 //!
-//! The core is pure Rust (no I/O, no JS types); `wasm.rs` is the only module that knows
-//! wasm-bindgen. See ARCHITECTURE.md for the layers.
+//! The core is pure Rust (no I/O, no JS types) and `#![no_std]` with `alloc`: the `std` feature
+//! (default) adds `std::error::Error`, and `regex` (default) regex-lite for `pattern`; `wasm.rs`
+//! is the only module that knows wasm-bindgen. See ARCHITECTURE.md for the layers.
+
+#![no_std]
+
+extern crate alloc;
+#[cfg(all(feature = "std", not(test)))]
+extern crate std;
+// Unit tests use std's macros (`format!`, `vec!`, `eprintln!`) as any test does.
+#[cfg(test)]
+#[macro_use]
+extern crate std;
+
+/// What `std`'s prelude gives and `core`'s does not: every module imports this.
+#[allow(unused_imports)]
+pub(crate) mod prelude {
+    pub use alloc::borrow::ToOwned;
+    pub use alloc::boxed::Box;
+    pub use alloc::format;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec;
+    pub use alloc::vec::Vec;
+}
 
 pub mod channels;
 pub mod classify;
@@ -56,7 +78,8 @@ pub mod tools;
 pub mod utf8;
 pub mod xml;
 
-#[cfg(target_arch = "wasm32")]
+/// The binding needs std (wasm-bindgen's); the core does not.
+#[cfg(all(target_arch = "wasm32", feature = "std"))]
 pub mod wasm;
 
 pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};

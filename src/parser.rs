@@ -1,5 +1,6 @@
 //! The public streaming API: `ToolCallParser` and the one-shot `parse`.
 
+use crate::prelude::*;
 use crate::engine::Engine;
 use crate::event::{Event, ParseResult};
 use crate::families;
@@ -21,7 +22,7 @@ impl core::fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 /// Parser options (JS: `{parser, model?, tools?, reasoning?, thinking?, idPrefix?, recover?, template?, limits?}`).
 #[derive(Clone, Debug, Default)]
@@ -49,6 +50,9 @@ pub struct Options {
     /// `crate::template`. Ignored by other families.
     pub template: Option<crate::json::Value>,
     pub limits: Limits,
+    /// The engine for `pattern` when regex-lite is not built in (the wasm binding supplies the
+    /// JavaScript `RegExp`); see `crate::schema::pattern`.
+    pub pattern_engine: Option<crate::schema::pattern::HostEngine>,
 }
 
 impl Options {
@@ -58,9 +62,16 @@ impl Options {
 
     /// Reads the JS options object: `{parser, model?, tools?, reasoning?, thinking?, idPrefix?, recover?, template?,
     /// policy?, recoverTruncated?, keepMalformed?, bareJson?,
-    /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}`. A missing `parser`
-    /// means `auto`. Unknown keys are ignored.
+    /// limits?: {maxArgsBytes?, maxDepth?, maxBufferBytes?, maxNameBytes?}}` (`OPTION_KEYS`). A
+    /// missing `parser` means `auto`. An unknown key (a misspelled `parser` would silently mean
+    /// `auto`) is an error naming the valid keys, in `limits` too.
     pub fn from_json(v: &crate::json::Value) -> Result<Options, Error> {
+        Options::from_json_with(v, &[])
+    }
+
+    /// `from_json` for a caller that reads more keys from the same object (`extra`, e.g. the
+    /// SSE rewriter's `cumulative`): those are valid too.
+    pub fn from_json_with(v: &crate::json::Value, extra: &[&str]) -> Result<Options, Error> {
         use crate::json::Value;
         let obj = match v {
             Value::Null => return Ok(Options::new("auto")),
@@ -68,6 +79,7 @@ impl Options {
             Value::Object(o) => o,
             _ => return Err(Error("options must be an object like {parser: \"hermes\"}".into())),
         };
+        check_keys(obj, "option", OPTION_KEYS, extra)?;
         let string = |k: &str| -> Result<Option<String>, Error> {
             match obj.get(k) {
                 None | Some(Value::Null) => Ok(None),
@@ -94,6 +106,7 @@ impl Options {
         o.policy = crate::policy::Policy::from_json(obj)?;
         if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
             let l = l.as_object().ok_or_else(|| Error("option `limits` must be an object".into()))?;
+            check_keys(l, "limit", LIMIT_KEYS, &[])?;
             let num = |k: &str, d: usize| -> Result<usize, Error> {
                 match l.get(k) {
                     None | Some(Value::Null) => Ok(d),
@@ -114,6 +127,41 @@ impl Options {
         }
         Ok(o)
     }
+}
+
+/// The keys of the options object (`Options::from_json`).
+pub const OPTION_KEYS: &[&str] = &[
+    "parser", "model", "tools", "reasoning", "thinking", "idPrefix", "recover", "template", "policy", "recoverTruncated",
+    "keepMalformed", "bareJson", "limits",
+];
+
+/// The keys of `limits`.
+pub const LIMIT_KEYS: &[&str] = &["maxArgsBytes", "maxDepth", "maxBufferBytes", "maxNameBytes"];
+
+/// Fails on the first key of `obj` that is neither in `valid` nor in `extra`, naming the valid
+/// ones (and the closest, when one is close).
+pub fn check_keys(obj: &crate::json::Map, what: &str, valid: &[&str], extra: &[&str]) -> Result<(), Error> {
+    let Some(bad) = obj.keys().find(|k| !valid.contains(&k.as_str()) && !extra.contains(&k.as_str())) else { return Ok(()) };
+    let all: Vec<&str> = valid.iter().chain(extra).copied().collect();
+    let close = all.iter().map(|k| (edit_distance(bad, k), *k)).min().filter(|(d, _)| *d <= 2);
+    let hint = close.map(|(_, k)| format!(" (did you mean `{k}`?)")).unwrap_or_default();
+    Err(Error(format!("unknown {what} `{bad}`{hint}; valid {what}s: {}", all.join(", "))))
+}
+
+/// Levenshtein distance over chars (short option names only).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + (ca != *cb) as usize).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Resolves a parser name (or `auto` + model) to a family.
@@ -154,7 +202,7 @@ impl ToolCallParser {
         let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
         let tools = match &opts.tools {
             None | Some(crate::json::Value::Null) => None,
-            Some(v) => Some(Tools::from_json(v).map_err(Error)?),
+            Some(v) => Some(Tools::from_json_with(v, opts.pattern_engine).map_err(Error)?),
         };
         let start = opts.thinking != Some(false) && reasoning.is_some_and(|r| r.implicit_start);
         let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
@@ -255,4 +303,29 @@ pub fn parse(text: &str, opts: &Options) -> Result<ParseResult, Error> {
     let mut events = p.push(text);
     p.finish_into(&mut events);
     Ok(ParseResult::from_events(&events, p.keeps_repaired()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
+    use super::*;
+    use crate::json::json;
+
+    #[test]
+    fn unknown_keys_are_errors_naming_the_valid_ones() {
+        let e = Options::from_json(&json!({"parsr": "hermes"})).unwrap_err().0;
+        assert!(e.starts_with("unknown option `parsr` (did you mean `parser`?); valid options: parser, model, tools,"), "{e}");
+        let e = Options::from_json(&json!({"parser": "hermes", "limits": {"maxDepth": 4, "depth": 2}})).unwrap_err().0;
+        assert_eq!(e, "unknown limit `depth`; valid limits: maxArgsBytes, maxDepth, maxBufferBytes, maxNameBytes");
+        // Keys another reader of the object owns are valid only there.
+        assert!(Options::from_json(&json!({"cumulative": true})).is_err());
+        assert!(Options::from_json_with(&json!({"cumulative": true}), &["cumulative"]).is_ok());
+        let all = json!({"parser": "hermes", "model": "m", "tools": [], "reasoning": "qwen3", "thinking": false, "idPrefix": "c_",
+            "recover": true, "template": null, "policy": "lenient", "recoverTruncated": true, "keepMalformed": true, "bareJson": false,
+            "limits": {"maxArgsBytes": 10, "maxDepth": 8, "maxBufferBytes": 100, "maxNameBytes": 64}});
+        let o = Options::from_json(&all).unwrap();
+        assert_eq!((o.parser.as_str(), o.limits.max_depth, o.thinking), ("hermes", 8, Some(false)));
+        assert_eq!(edit_distance("maxArgBytes", "maxArgsBytes"), 1);
+    }
 }

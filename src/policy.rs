@@ -12,6 +12,7 @@
 //! only decide which ended calls `parse()` lists (every call's end event carries `repaired`).
 //! A marker mentioned in prose (no diagnostic) is always text.
 
+use crate::prelude::*;
 use crate::parser::Error;
 use crate::json::{Map, Value};
 
@@ -79,6 +80,8 @@ impl Policy {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::event::Keep;
     use crate::json::json;

@@ -16,6 +16,7 @@
 //! (`to=self` messages: the `muse` families), `hf`/`beam` (the checkpoint's template). For
 //! `minimax_m2_append_think` (vLLM re-inserts `<think>` into content) reasoning stays content.
 
+use crate::prelude::*;
 use crate::syntax::Reasoning;
 
 const THINK: &[&str] = &["<think>"];
@@ -214,6 +215,8 @@ pub fn names() -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     /// vLLM 0.33.0's 42 `--reasoning-parser` names.
@@ -242,7 +245,7 @@ mod tests {
 
 /// `[{id, aliases, description}]` for every reasoning parser, as JSON.
 pub fn to_json() -> String {
-    use crate::json::write::push_json_string;
+    use crate::json::push_json_string;
     let mut out = String::from("[");
     for (i, r) in REASONING.iter().enumerate() {
         if i > 0 {

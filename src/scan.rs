@@ -7,6 +7,7 @@
 //! once more input arrives (then `Hold`). Cost: one table lookup per byte, plus a comparison per
 //! marker at bytes that can start one.
 
+use crate::prelude::*;
 /// What a marker means to the sequencer. Payload readers use `Act::Other(n)` for their own
 /// meanings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +195,8 @@ impl MarkerSet {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn set(ms: &[&str]) -> MarkerSet {

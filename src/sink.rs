@@ -6,6 +6,7 @@
 //! (contract invariant 2): a fragment that would break that is refused with a diagnostic, and an
 //! unfinished object is completed (append-only) when the call ends.
 
+use crate::prelude::*;
 use crate::event::{Event, Label};
 use crate::json::scanner::{Expect, JsonScanner, Progress};
 use crate::limits::Limits;
@@ -142,14 +143,14 @@ impl Sink {
     pub fn coerce_param(&mut self, key: &str, text: &str) -> String {
         let (Some(tools), Some(name)) = (&self.tools, self.call_name()) else {
             let mut s = String::new();
-            crate::json::write::push_json_string(&mut s, text);
+            crate::json::push_json_string(&mut s, text);
             return s;
         };
         let c = tools.coerce_text(name, key, text);
         if !c.ok {
             let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
             let mut got = String::new();
-            crate::json::write::push_json_string(&mut got, text);
+            crate::json::push_json_string(&mut got, text);
             let msg = format!("`{name}`.`{key}`: expected {expected}, got {got}; kept as given");
             self.call_diag(Label::TypeCoercion, msg);
             if let Some(call) = self.open.as_mut() {
@@ -170,7 +171,7 @@ impl Sink {
         let msg = format!("`{}`.`{key}`: the value nests deeper than {}; kept as a string", self.call_name().unwrap_or_default(), self.limits.max_depth);
         self.call_diag(Label::LimitExceeded, msg);
         let mut s = String::new();
-        crate::json::write::push_json_string(&mut s, raw);
+        crate::json::push_json_string(&mut s, raw);
         s
     }
 
@@ -434,6 +435,8 @@ impl Sink {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn sink() -> Sink {

@@ -14,6 +14,8 @@ pub fn sort_by<T>(v: &mut [T], mut before: impl FnMut(&T, &T) -> bool) {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     #[test]
     fn sorts_stably() {
         let mut v = vec![(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];

@@ -5,6 +5,8 @@
 //! that text and reasoning events are exactly the bytes of their spans. Offsets are byte offsets
 //! in the text the engine saw (for the byte API: after UTF-8 decoding).
 
+#[allow(unused_imports)] // only the `spans` feature needs it
+use crate::prelude::*;
 use crate::sink::Sink;
 
 /// What a span of input became.

@@ -4,6 +4,7 @@
 //! reader reads what comes after an opening marker. The sequencer (`engine.rs`) is the same for
 //! every family; payload readers are a handful of reusable grammar pieces.
 
+use crate::prelude::*;
 use crate::engine::Reader;
 use crate::sink::IdStyle;
 

@@ -1,5 +1,6 @@
 //! The request's tool definitions (OpenAI `tools`), as the parsers see them.
 
+use crate::prelude::*;
 use crate::event::Label;
 use crate::json::Value;
 
@@ -9,6 +10,8 @@ pub struct Tool {
     pub name: String,
     /// The `parameters` JSON Schema (`{}` when absent).
     pub parameters: Value,
+    /// Its `pattern`s and `patternProperties` keys, compiled once.
+    pub patterns: crate::schema::pattern::Patterns,
 }
 
 /// Declared tools, looked up by name.
@@ -21,13 +24,21 @@ impl Tools {
     /// Reads OpenAI tool definitions: `[{type:"function", function:{name, parameters}}]`.
     /// Also accepts bare `{name, parameters}` entries. Entries without a name are skipped.
     pub fn from_json(v: &Value) -> Result<Tools, String> {
+        Tools::from_json_with(v, None)
+    }
+
+    /// `from_json`, patterns compiled by `engine` when regex-lite is not built in
+    /// (`schema::pattern`).
+    pub fn from_json_with(v: &Value, engine: Option<crate::schema::pattern::HostEngine>) -> Result<Tools, String> {
         let arr = v.as_array().ok_or_else(|| "`tools` must be an array of tool definitions".to_string())?;
         let mut list = Vec::new();
         for t in arr {
             let f = t.get("function").unwrap_or(t);
             let Some(name) = f.get("name").and_then(Value::as_str) else { continue };
             let parameters = f.get("parameters").cloned().unwrap_or(Value::Object(Default::default()));
-            list.push(Tool { name: name.to_string(), parameters });
+            let mut patterns = crate::schema::pattern::Patterns::with_engine(engine);
+            patterns.collect(&parameters);
+            list.push(Tool { name: name.to_string(), parameters, patterns });
         }
         Ok(Tools { list })
     }
@@ -82,7 +93,8 @@ impl Tools {
 
     /// Checks a finished call's arguments against the tool's schema (`schema::validate`) and
     /// pushes one diagnostic per problem: `missing_required`, `hallucinated_param`,
-    /// `type_coercion`, `schema_violation`. Messages name the tool, the parameter path and what
+    /// `type_coercion`, `schema_violation` (also for a pattern that cannot be checked: once per
+    /// parser, "not checked: …"). Messages name the tool, the parameter path and what
     /// was expected, e.g. "`get_weather`.`days`: expected integer, got \"3\"".
     ///
     /// Undeclared tools are not checked (the sink reported `wrong_tool`). `repaired`: the
@@ -92,14 +104,14 @@ impl Tools {
     pub fn validate_call(&self, name: &str, args: &str, repaired: bool, coerced: &[String], out: &mut Vec<(Label, String)>) {
         let Some(tool) = self.get(name) else { return };
         let Ok(value) = crate::json::parse(args) else { return };
-        let check = crate::schema::validate::Check { skip_required: repaired };
+        let check = crate::schema::validate::Check { skip_required: repaired, patterns: Some(&tool.patterns) };
         for issue in crate::schema::validate::validate(&value, &tool.parameters, &tool.parameters, check) {
             use crate::schema::validate::Kind;
             let label = match issue.kind {
                 Kind::Missing => Label::MissingRequired,
-                Kind::Extra => Label::HallucinatedParam,
+                Kind::Extra | Kind::Undeclared => Label::HallucinatedParam,
                 Kind::Type => Label::TypeCoercion,
-                Kind::Violation => Label::SchemaViolation,
+                Kind::Violation | Kind::Unchecked => Label::SchemaViolation,
             };
             if label == Label::TypeCoercion && coerced.iter().any(|k| under(&issue.path, k)) {
                 continue;
@@ -120,6 +132,8 @@ fn under(path: &str, key: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

@@ -4,6 +4,7 @@
 //! point split across chunks until the next call. Invalid sequences become U+FFFD, as
 //! `TextDecoder` does. `finish` flushes a dangling partial sequence as U+FFFD.
 
+use crate::prelude::*;
 #[derive(Clone, Debug, Default)]
 pub struct Utf8Decoder {
     pending: Vec<u8>,
@@ -76,6 +77,8 @@ impl Utf8Decoder {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]

@@ -6,6 +6,7 @@
 //! one boundary crossing per call and no JS-object building code in the wasm. Errors are JS
 //! `Error`s whose message names the valid options.
 
+use crate::prelude::*;
 use crate::event::{events_to_json, Event};
 use crate::parser::{Options, ToolCallParser};
 use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};
@@ -28,12 +29,46 @@ fn options_value(json: &str) -> Result<crate::json::Value, JsError> {
 }
 
 fn options(json: &str) -> Result<Options, JsError> {
-    Options::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))
+    let mut o = Options::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))?;
+    o.pattern_engine = Some(js_regexp);
+    Ok(o)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The JavaScript `RegExp`: the ECMA-262 engine JSON Schema's `pattern` names.
+    #[wasm_bindgen(js_name = RegExp)]
+    type JsRegExp;
+    #[wasm_bindgen(constructor, js_class = "RegExp", catch)]
+    fn new(pattern: &str, flags: &str) -> Result<JsRegExp, JsValue>;
+    #[wasm_bindgen(method, js_class = "RegExp")]
+    fn test(this: &JsRegExp, s: &str) -> bool;
+}
+
+/// `pattern` through the JavaScript engine (flag `u`, as Ajv does): the package's wasm leaves
+/// regex-lite out to stay within its size budget (see `crate::schema::pattern`).
+fn js_regexp(pattern: &str) -> Result<alloc::rc::Rc<dyn Fn(&str) -> bool>, String> {
+    match JsRegExp::new(pattern, "u") {
+        Ok(re) => Ok(alloc::rc::Rc::new(move |s: &str| re.test(s))),
+        Err(e) => Err(js_sys_message(&e)),
+    }
+}
+
+/// The message of a thrown JS error (a `SyntaxError` for a bad pattern).
+fn js_sys_message(e: &JsValue) -> String {
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_name = String)]
+        fn js_string(v: &JsValue) -> String;
+    }
+    js_string(e)
 }
 
 /// Rewriter options: the parser options plus `cumulative`, `comments`, `maxEventBytes`.
 fn sse_options(json: &str) -> Result<SseOptions, JsError> {
-    SseOptions::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))
+    let mut o = SseOptions::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))?;
+    o.parser.pattern_engine = Some(js_regexp);
+    Ok(o)
 }
 
 /// `parse(text, optionsJson)`: the one-shot result `{content, reasoning, toolCalls, diagnostics}` as JSON.
@@ -133,7 +168,7 @@ pub fn sniff_parser(text: &str) -> String {
         if i > 0 {
             out.push(',');
         }
-        crate::json::write::push_json_string(&mut out, id);
+        crate::json::push_json_string(&mut out, id);
     }
     out.push(']');
     out

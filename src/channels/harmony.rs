@@ -15,6 +15,7 @@
 //! A header that does not reach `<|message|>` is not a message: its bytes are text (past
 //! `max_name_bytes` + 128 bytes, with `limit_exceeded`).
 
+use crate::prelude::*;
 use crate::engine::{Reader, Step};
 use crate::event::Label;
 use crate::json::named::RawArgs;

@@ -9,6 +9,7 @@
 //!   text. A `<|content_invoke_tool_json|>` right after the header opens the call;
 //! - opened at `<|content_invoke_tool_json|>`: the call object `{"name": …, "args": {…}}`.
 
+use crate::prelude::*;
 use crate::engine::{Reader, Step};
 use crate::json::call::CallsReader;
 use crate::sink::Sink;

@@ -3,6 +3,7 @@
 //! Families are grouped by payload kind, one file per group. To add a family, add an entry to
 //! the group's list; `ALL` chains the groups.
 
+use crate::prelude::*;
 mod channels;
 mod json_bare;
 mod json_named;
@@ -44,7 +45,7 @@ pub fn names() -> Vec<&'static str> {
 
 /// `[{id, aliases, models, description}]` for every family, as JSON.
 pub fn to_json() -> String {
-    use crate::json::write::push_json_string;
+    use crate::json::push_json_string;
     let list = |out: &mut String, items: &[&str]| {
         out.push('[');
         for (i, s) in items.iter().enumerate() {

@@ -3,6 +3,7 @@
 //! Each dialect is an `XmlSyntax` (how one call is spelled, read by `xml::call::XmlReader`) plus
 //! the `Syntax` markers around calls (sections, handled by the sequencer).
 
+use crate::prelude::*;
 use crate::engine::Reader;
 use crate::json::call::CallsReader;
 use crate::sink::IdStyle::Prefixed;
@@ -417,6 +418,8 @@ pub static FAMILIES: &[Family] = &[
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     /// Every XML-parameter name of vLLM 0.33.0.
     const NAMES: &[&str] = &[
         "qwen3_coder", "qwen3_xml", "step5", "seed_oss", "step3p5", "mimo", "glm45", "glm47", "ling3", "poolside_v1", "hy_v3",

@@ -16,10 +16,11 @@
 //!   was expected), every object is read as a call and a `parallel_collapse` diagnostic is
 //!   reported.
 
+use crate::prelude::*;
 use crate::engine::{Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
-use crate::json::write::unescape;
+use crate::json::unescape;
 use crate::sink::Sink;
 use crate::syntax::{JsonShape, Wrapper};
 

@@ -5,6 +5,7 @@
 //! forwarded raw. A name region without a valid name, or a name not followed by an object, is
 //! rejected (its bytes become text).
 
+use crate::prelude::*;
 use crate::engine::{Reader, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
@@ -403,7 +404,7 @@ impl MistralReader {
         if j - start > max {
             return Ok(None);
         }
-        Ok(input.get(start..j).and_then(crate::json::write::unescape))
+        Ok(input.get(start..j).and_then(crate::json::unescape))
     }
 
     fn start(&mut self, sink: &mut Sink) {
@@ -545,6 +546,8 @@ impl Reader for MistralReader {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::NamedReader;
 
     #[test]

@@ -1,6 +1,7 @@
 //! Python literal pieces as pure functions: identifiers, string prefixes, escapes, numbers,
 //! named constants. Nothing is evaluated; each function maps source text to JSON text.
 
+use crate::prelude::*;
 /// Bytes of an identifier (ASCII letters, digits, `_`, and any non-ASCII byte, so that
 /// Unicode identifiers are read whole and slices stay on char boundaries).
 pub fn is_ident_byte(b: u8) -> bool {
@@ -174,6 +175,8 @@ pub fn number(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]

@@ -4,6 +4,7 @@
 //! one value machine (`values.rs`) turns each call's arguments into JSON as they arrive.
 //! Python literals are tokenized (`lex.rs`), never evaluated.
 
+use crate::prelude::*;
 mod lex;
 mod reader;
 mod values;
@@ -80,6 +81,8 @@ pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<cra
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use crate::event::Event;
     use crate::{Options, ToolCallParser};
 

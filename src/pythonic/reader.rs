@@ -10,6 +10,7 @@
 //! text and ends the payload. Whitespace after a call is read ahead (at most `WS_AHEAD`
 //! bytes) and left to the sequencer when the payload ends there.
 
+use crate::prelude::*;
 use super::lex;
 use super::values::{Status, Values, WS_AHEAD};
 use super::{PySyntax, Style};

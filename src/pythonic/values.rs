@@ -21,10 +21,11 @@
 //! quote token, an escape, three quotes, or up to `WS_AHEAD` bytes of whitespace and one
 //! character.
 
+use crate::prelude::*;
 use super::lex::{self, Escape, StrFlags};
 use super::{PySyntax, Style, Untyped};
 use crate::event::Label;
-use crate::json::write::{push_escaped, push_json_string};
+use crate::json::{push_escaped, push_json_string};
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
 

@@ -8,6 +8,8 @@
 //! either way `Coerced::ok` is false so the caller can report `type_coercion`. Coercion never
 //! fails and never drops a value.
 
+use crate::prelude::*;
+use super::number::Decimal;
 use super::{items, property, resolve, types, Ty, Types};
 use crate::json::{Map, Number, Value};
 
@@ -261,6 +263,8 @@ pub fn py_float(text: &str) -> Option<Number> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

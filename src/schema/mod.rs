@@ -2,7 +2,11 @@
 //! `extract_types_from_schema`), local `$ref` resolution, coercion (`coerce`) and validation
 //! (`validate`).
 
+use crate::prelude::*;
 pub mod coerce;
+pub mod format;
+pub mod number;
+pub mod pattern;
 pub mod validate;
 
 use crate::json::Value;
@@ -106,16 +110,52 @@ impl Types {
     }
 }
 
-/// Resolves a local `$ref` (`#/$defs/X`, `#/definitions/X`, any `#/a/b` pointer) against
-/// `root`, following chains up to 16 deep. Non-local refs resolve to `None`.
+/// Resolves a local `$ref` (`#/$defs/X`, `#/definitions/X`, any `#/a/b` JSON Pointer, `~0`/`~1`
+/// and `%XX` escapes decoded) against `root`, following chains up to 16 deep. Non-local refs
+/// resolve to `None`.
 pub fn resolve<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
     let mut s = schema;
     for _ in 0..16 {
         let Some(r) = s.get("$ref").and_then(Value::as_str) else { return Some(s) };
         let ptr = r.strip_prefix('#')?;
-        s = root.pointer(ptr)?;
+        s = if ptr.contains('%') { root.pointer(&percent_decode(ptr)?)? } else { root.pointer(ptr)? };
     }
     None
+}
+
+/// Decodes `%XX` escapes (a URI fragment); `None` when the result is not UTF-8.
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The subschemas that apply to the same value under some condition: `allOf`, `anyOf`,
+/// `oneOf` members, `if`, `then`, `else`, and the schemas of `dependentSchemas`/`dependencies`. Used
+/// to find what an object schema declares.
+pub fn branches(schema: &Value) -> impl Iterator<Item = &Value> {
+    let lists = ["allOf", "anyOf", "oneOf"].into_iter().filter_map(move |k| schema.get(k)?.as_array()).flatten();
+    let conds = ["if", "then", "else"].into_iter().filter_map(move |k| schema.get(k));
+    let deps = ["dependentSchemas", "dependencies"]
+        .into_iter()
+        .filter_map(move |k| schema.get(k)?.as_object())
+        .flat_map(|m| m.values())
+        .filter(|v| v.is_object());
+    lists.chain(conds).chain(deps)
 }
 
 /// The types `schema` allows: `type` (string or list, aliases normalised), the types of `enum`
@@ -177,16 +217,7 @@ fn property_depth<'a>(schema: &'a Value, key: &str, root: &'a Value, depth: usiz
     if let Some(p) = schema.get("properties").and_then(|p| p.get(key)) {
         return Some(p);
     }
-    for k in ["allOf", "anyOf", "oneOf"] {
-        if let Some(list) = schema.get(k).and_then(Value::as_array) {
-            for s in list {
-                if let Some(p) = property_depth(s, key, root, depth + 1) {
-                    return Some(p);
-                }
-            }
-        }
-    }
-    None
+    branches(schema).find_map(|s| property_depth(s, key, root, depth + 1))
 }
 
 /// The schema of array items (`items`, or the first `prefixItems`).
@@ -197,6 +228,8 @@ pub fn items<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

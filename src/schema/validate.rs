@@ -1,44 +1,58 @@
-//! Validation of finished tool-call arguments against the tool's JSON Schema: a compact subset
-//! of our own (no crate), reporting problems, never rejecting anything.
+//! Validation of finished tool-call arguments against the tool's JSON Schema, reporting
+//! problems, never rejecting anything.
 //!
-//! Keywords: `type` (string or list, vLLM's aliases; `nullable: true`), `enum`, `const`,
-//! `properties`, `required`, `additionalProperties` (bool or schema),
-//! `minProperties`/`maxProperties`, `items` (schema or draft-4 tuple list), `prefixItems`,
+//! Keywords (draft 4 to 2020-12 spellings): `type` (string or list, vLLM's aliases;
+//! `nullable: true`), `enum`, `const`, `properties`, `required`, `additionalProperties`,
+//! `patternProperties`, `propertyNames`, `minProperties`/`maxProperties`,
+//! `dependencies`/`dependentRequired`/`dependentSchemas`, `items` (schema or draft-4 tuple
+//! list), `prefixItems`, `additionalItems`, `contains`/`minContains`/`maxContains`,
 //! `minItems`/`maxItems`, `uniqueItems` (arrays up to 256 items), `minimum`/`maximum`,
-//! `exclusiveMinimum`/`exclusiveMaximum` (number or draft-4 bool), `multipleOf`,
-//! `minLength`/`maxLength` (code points), `anyOf`/`oneOf`/`allOf`/`not`, local `$ref`, boolean
-//! schemas. Not checked, to keep the wasm small (no regex engine): `pattern`, and
-//! `patternProperties` (an object that declares any keeps undeclared keys unreported). Other
-//! keywords (`format`, `if`, ...) are ignored.
+//! `exclusiveMinimum`/`exclusiveMaximum` (number, or draft-4 bool), `multipleOf`,
+//! `minLength`/`maxLength` (code points), `pattern` (`pattern.rs`), `format` (`format.rs`),
+//! `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, local `$ref` (`$defs`, `definitions`,
+//! any JSON Pointer; a `$ref` overrides its siblings, as in draft 4 to 7), boolean schemas.
+//! Others (`unevaluatedProperties`, `$dynamicRef`, remote refs, ...) are not checked.
+//! The official JSON Schema Test Suite runs over this in `tests/schema_suite.rs`.
 //!
 //! Decisions:
-//! - A key not declared in `properties` is an `Extra` issue
-//!   (`hallucinated_param`) when the schema declares `properties` and `additionalProperties` is
-//!   absent or `false`. vLLM-style tools usually omit `additionalProperties`; a user debugging a
-//!   model wants to see the undeclared key. `additionalProperties: true` or a schema allows it.
-//!   Inside `anyOf`/`oneOf`/`allOf` branches only an explicit `false` counts (a branch rarely
-//!   lists every property); the enclosing object sees properties declared in any branch.
+//! - A key not declared in `properties` (nor matched by `patternProperties`) is an `Undeclared`
+//!   issue (`hallucinated_param`) when the schema declares `properties` and
+//!   `additionalProperties` is absent: vLLM-style tools usually omit `additionalProperties`, and
+//!   a user debugging a model wants to see the undeclared key. It is advice, not a JSON Schema
+//!   failure (`Issue::is_failure`). `additionalProperties: false` makes it an `Extra` failure;
+//!   `true` or a schema allows it. Inside `anyOf`/`oneOf`/`allOf` branches only an explicit
+//!   `false` counts (a branch rarely lists every property); the enclosing object sees
+//!   properties declared in any branch.
 //! - A value of the wrong JSON type is a `Type` issue (`type_coercion`), including `"42"` for an
 //!   integer and enum values of the wrong type; other keywords of that schema are then skipped.
-//! - `oneOf` is checked like `anyOf`: a value matching several alternatives is not reported
-//!   (that is the schema's ambiguity, not the model's mistake).
+//!   Integral numbers (`2.0`) are integers (draft 6 and later).
+//! - `oneOf` wants exactly one alternative: a value matching several is a `Violation`.
+//! - A pattern that cannot be checked gives one `Unchecked` issue per parser (not a failure).
 //! - Work is bounded: recursion depth 128 and 100 000 schema/value visits per call; past them the
 //!   rest is not checked (no issue is invented).
 
+use crate::prelude::*;
+use super::pattern::{Compiled, Patterns};
+use super::number::Decimal;
 use super::{resolve, types, Ty};
 use crate::json::{Map, Value};
 
 /// What kind of problem an issue is (maps to a diagnostic label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A `required` property is absent (`missing_required`).
+    /// A `required` property (or one a `dependencies` entry requires) is absent (`missing_required`).
     Missing,
-    /// An undeclared property (`hallucinated_param`).
+    /// A property the schema does not allow (`additionalProperties: false`; `hallucinated_param`).
     Extra,
+    /// A property the schema does not declare, allowed by JSON Schema (`hallucinated_param`,
+    /// advice: see the module docs).
+    Undeclared,
     /// A value of the wrong JSON type (`type_coercion`).
     Type,
     /// Any other constraint (`schema_violation`).
     Violation,
+    /// A keyword that could not be checked (a pattern regex-lite cannot compile); reported once.
+    Unchecked,
 }
 
 /// One problem. `path` is where it is, as `.`-joined backquoted keys and `[i]` indices
@@ -50,11 +64,21 @@ pub struct Issue {
     pub message: String,
 }
 
+impl Issue {
+    /// True when JSON Schema says the value is invalid (not advice, not a note).
+    pub fn is_failure(&self) -> bool {
+        !matches!(self.kind, Kind::Undeclared | Kind::Unchecked)
+    }
+}
+
 /// What to check.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Check {
+pub struct Check<'a> {
     /// Skip `required` (the arguments were cut off: missing keys are expected).
     pub skip_required: bool,
+    /// Patterns compiled in advance (`Tools` compiles a tool's patterns once); others are
+    /// compiled for this call.
+    pub patterns: Option<&'a Patterns>,
 }
 
 const MAX_DEPTH: usize = 128;
@@ -63,17 +87,23 @@ const MAX_UNIQUE: usize = 256;
 
 /// Validates `value` against `schema` (`$ref`s resolve against `root`).
 pub fn validate(value: &Value, schema: &Value, root: &Value, check: Check) -> Vec<Issue> {
-    let mut v = Validator { root, check, visits: 0, out: Vec::new() };
+    let mut v = Validator { root, check, visits: 0, out: Vec::new(), notes: Vec::new(), own: Patterns::new() };
     let mut path = String::new();
     v.value(value, schema, &mut path, 0, false);
-    v.out
+    let mut out = v.notes;
+    out.extend(v.out);
+    out
 }
 
 struct Validator<'a> {
     root: &'a Value,
-    check: Check,
+    check: Check<'a>,
     visits: usize,
     out: Vec<Issue>,
+    /// `Unchecked` notes: kept apart from `out`, so that combinators never count them.
+    notes: Vec<Issue>,
+    /// Patterns not compiled in advance.
+    own: Patterns,
 }
 
 impl<'a> Validator<'a> {
@@ -81,11 +111,13 @@ impl<'a> Validator<'a> {
         self.out.push(Issue { kind, path: path.to_string(), message });
     }
 
-    /// Issues of `value` against `schema`, collected apart (for combinators).
+    /// Issues of `value` against `schema`, collected apart (for combinators); advice left out.
     fn apart(&mut self, value: &Value, schema: &'a Value, path: &mut String, depth: usize) -> Vec<Issue> {
         let saved = core::mem::take(&mut self.out);
         self.value(value, schema, path, depth + 1, true);
-        core::mem::replace(&mut self.out, saved)
+        let mut got = core::mem::replace(&mut self.out, saved);
+        got.retain(Issue::is_failure);
+        got
     }
 
     /// `branch`: validating an `anyOf`/`oneOf`/`allOf` alternative (see the module docs).
@@ -98,6 +130,7 @@ impl<'a> Validator<'a> {
             Value::Bool(true) => return,
             Value::Bool(false) => return self.issue(Kind::Violation, path, "no value is allowed here".into()),
             s => match resolve(s, self.root) {
+                Some(Value::Bool(false)) => return self.issue(Kind::Violation, path, "no value is allowed here".into()),
                 Some(s) if s.is_object() => s,
                 _ => return,
             },
@@ -202,6 +235,19 @@ impl<'a> Validator<'a> {
                 self.issue(Kind::Violation, path, format!("expected at most {m} characters, got {len}"));
             }
         }
+        if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
+            if self.pattern(p, s, path) == Some(false) {
+                let mut shown = String::new();
+                crate::json::push_json_string(&mut shown, p);
+                self.issue(Kind::Violation, path, format!("expected a string matching {shown}, got {}", show(&Value::String(s.into()))));
+            }
+        }
+        if let Some(f) = schema.get("format").and_then(Value::as_str) {
+            if super::format::check(f, s) == Some(false) {
+                let what = super::format::describe(f);
+                self.issue(Kind::Violation, path, format!("expected {what}, got {}", show(&Value::String(s.into()))));
+            }
+        }
     }
 
     fn array(&mut self, a: &[Value], schema: &'a Value, path: &mut String, depth: usize) {
@@ -222,23 +268,43 @@ impl<'a> Validator<'a> {
                 self.issue(Kind::Violation, path, format!("expected unique items, item {i} repeats {}", show(&a[i])));
             }
         }
-        // Tuple items: `prefixItems`, or draft-4 `items: [...]`; the rest follow `items`.
-        let tuple = schema.get("prefixItems").or_else(|| schema.get("items").filter(|i| i.is_array())).and_then(Value::as_array);
-        let rest = schema.get("items").filter(|i| !i.is_array());
-        for (i, x) in a.iter().enumerate() {
-            let item_schema = match tuple.and_then(|t| t.get(i)) {
-                Some(s) => s,
-                None => match rest {
-                    Some(s) => s,
-                    None => continue,
-                },
-            };
-            let len = path.len();
-            path.push('[');
-            crate::event::push_usize(path, i);
-            path.push(']');
-            self.value(x, item_schema, path, depth + 1, false);
-            path.truncate(len);
+        // Tuple items: `prefixItems`, or draft-4 `items: [...]`; the rest follow `items` (a
+        // schema), or `additionalItems` after a tuple `items`.
+        let items = schema.get("items");
+        let tuple = schema.get("prefixItems").or_else(|| items.filter(|i| i.is_array())).and_then(Value::as_array);
+        let rest = match items {
+            Some(i) if !i.is_array() => Some(i),
+            _ => schema.get("additionalItems").filter(|_| tuple.is_some()),
+        };
+        let fixed = tuple.map_or(0, Vec::len);
+        if a.len() > fixed && rest.is_some_and(|r| resolve(r, self.root) == Some(&Value::Bool(false))) {
+            let key = if items.is_some_and(|i| !i.is_array()) { "items" } else { "additionalItems" };
+            self.issue(Kind::Violation, path, format!("expected at most {fixed} items (`{key}`: false), got {n}"));
+        } else {
+            for (i, x) in a.iter().enumerate() {
+                let Some(item_schema) = tuple.and_then(|t| t.get(i)).or(rest) else { continue };
+                let len = path.len();
+                push_index(path, i);
+                self.value(x, item_schema, path, depth + 1, false);
+                path.truncate(len);
+            }
+        }
+        if let Some(c) = schema.get("contains") {
+            let min = schema.get("minContains").and_then(Value::as_u64).unwrap_or(1);
+            let max = schema.get("maxContains").and_then(Value::as_u64);
+            let mut found = 0u64;
+            for x in a {
+                if self.apart(x, c, path, depth).is_empty() {
+                    found += 1;
+                }
+            }
+            if found < min || max.is_some_and(|m| found > m) {
+                let want = match max {
+                    Some(m) => format!("between {min} and {m}"),
+                    None => format!("at least {min}"),
+                };
+                self.issue(Kind::Violation, path, format!("expected {want} items matching `contains`, got {found}"));
+            }
         }
     }
 
@@ -254,12 +320,36 @@ impl<'a> Validator<'a> {
                 self.issue(Kind::Violation, path, format!("expected at most {m} properties, got {n}"));
             }
         }
+        let what = if path.is_empty() { "parameter" } else { "property" };
         if !self.check.skip_required {
             if let Some(req) = schema.get("required").and_then(Value::as_array) {
                 for k in req.iter().filter_map(Value::as_str) {
                     if !o.contains_key(k) {
-                        let what = if path.is_empty() { "parameter" } else { "property" };
                         self.issue(Kind::Missing, path, format!("missing required {what} `{k}`"));
+                    }
+                }
+            }
+        }
+        // `dependencies` (draft 4-7: a list of names or a schema), `dependentRequired`,
+        // `dependentSchemas` (2019-09 on): they apply when their key is present.
+        for kw in ["dependencies", "dependentRequired", "dependentSchemas"] {
+            let Some(deps) = schema.get(kw).and_then(Value::as_object) else { continue };
+            for (k, dep) in deps {
+                if !o.contains_key(k) {
+                    continue;
+                }
+                match dep {
+                    Value::Array(names) => {
+                        if self.check.skip_required {
+                            continue;
+                        }
+                        for d in names.iter().filter_map(Value::as_str).filter(|d| !o.contains_key(*d)) {
+                            self.issue(Kind::Missing, path, format!("missing {what} `{d}`, required with `{k}`"));
+                        }
+                    }
+                    s => {
+                        let issues = self.apart_object(o, s, path, depth);
+                        self.out.extend(issues);
                     }
                 }
             }
@@ -267,6 +357,7 @@ impl<'a> Validator<'a> {
         let props = schema.get("properties").and_then(Value::as_object);
         let patterns = schema.get("patternProperties").and_then(Value::as_object);
         let additional = schema.get("additionalProperties");
+        let names = schema.get("propertyNames");
         let declares = !branch && declares_properties(schema, self.root, 0);
         for (k, x) in o {
             let len = path.len();
@@ -276,21 +367,36 @@ impl<'a> Validator<'a> {
             path.push('`');
             path.push_str(k);
             path.push('`');
-            let mut known = false;
+            if let Some(s) = names {
+                let issues = self.apart(&Value::String(k.clone()), s, path, depth);
+                for i in issues {
+                    self.issue(Kind::Violation, path, format!("the name {}", i.message.replace("got ", "got the name ")));
+                }
+            }
+            // A key that `dependencies` names is declared too.
+            let mut known = ["dependencies", "dependentRequired", "dependentSchemas"]
+                .iter()
+                .any(|kw| schema.get(*kw).and_then(Value::as_object).is_some_and(|d| d.contains_key(k)));
             if let Some(s) = props.and_then(|p| p.get(k)) {
                 known = true;
                 self.value(x, s, path, depth + 1, false);
             }
-            // `patternProperties` keys are not matched (no regex engine in the wasm): with any
-            // pattern declared, an undeclared key is not reported.
-            if patterns.is_some_and(|p| !p.is_empty()) {
-                known = true;
+            for (p, s) in patterns.into_iter().flatten() {
+                match self.pattern(p, k, path) {
+                    Some(true) => {
+                        known = true;
+                        self.value(x, s, path, depth + 1, false);
+                    }
+                    Some(false) => {}
+                    // Not checked: nothing is invented about this key.
+                    None => known = true,
+                }
             }
             if !known {
                 match additional {
-                    Some(Value::Bool(false)) => self.extra(schema, path),
+                    Some(Value::Bool(false)) => self.extra(schema, path, Kind::Extra),
                     Some(s @ Value::Object(_)) => self.value(x, s, path, depth + 1, false),
-                    None if declares && super::property(schema, k, self.root).is_none() => self.extra(schema, path),
+                    None if declares && super::property(schema, k, self.root).is_none() => self.extra(schema, path, Kind::Undeclared),
                     _ => {}
                 }
             }
@@ -298,12 +404,42 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn extra(&mut self, schema: &Value, path: &str) {
+    /// Issues of object `o` against `schema` (a schema dependency), as a branch.
+    fn apart_object(&mut self, o: &Map, schema: &'a Value, path: &mut String, depth: usize) -> Vec<Issue> {
+        let v = Value::Object(o.clone());
+        self.apart(&v, schema, path, depth)
+    }
+
+    fn extra(&mut self, schema: &Value, path: &str, kind: Kind) {
         let mut names = Vec::new();
         declared_names(schema, self.root, 0, &mut names);
         let what = if path.matches('`').count() <= 2 { "parameter" } else { "property" };
         let list = if names.is_empty() { "none".to_string() } else { names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ") };
-        self.issue(Kind::Extra, path, format!("not a declared {what} (declared: {list})"));
+        let why = if kind == Kind::Extra { "not allowed: not a declared" } else { "not a declared" };
+        self.issue(kind, path, format!("{why} {what} (declared: {list})"));
+    }
+
+    /// Whether `s` matches ECMA-262 pattern `p`; `None` when the pattern cannot be checked (a
+    /// note is given the first time, see `Kind::Unchecked`).
+    fn pattern(&mut self, p: &str, s: &str, path: &str) -> Option<bool> {
+        let shared = self.check.patterns.and_then(|ps| ps.get(p));
+        if shared.is_none() && self.own.get(p).is_none() {
+            self.own.collect_one(p);
+        }
+        let (compiled, reported): (&Compiled, _) = match shared {
+            Some(x) => x,
+            None => self.own.get(p)?,
+        };
+        if let Some(r) = compiled.is_match(s) {
+            return Some(r);
+        }
+        if !reported.replace(true) {
+            let why = compiled.unsupported().unwrap_or("").to_string();
+            let mut shown = String::new();
+            crate::json::push_json_string(&mut shown, p);
+            self.notes.push(Issue { kind: Kind::Unchecked, path: path.to_string(), message: format!("not checked: pattern {shown} ({why})") });
+        }
+        None
     }
 
     fn combinators(&mut self, value: &Value, schema: &'a Value, path: &mut String, depth: usize) {
@@ -319,16 +455,27 @@ impl<'a> Validator<'a> {
                 continue;
             }
             let mut failures = Vec::with_capacity(list.len());
-            let mut matched = false;
-            for s in list {
+            let mut matched = Vec::new();
+            for (i, s) in list.iter().enumerate() {
                 let issues = self.apart(value, s, path, depth);
                 if issues.is_empty() {
-                    matched = true;
-                    break;
+                    matched.push(i);
+                    // `anyOf` needs one; `oneOf` must know whether there is a second.
+                    if key == "anyOf" || matched.len() > 1 {
+                        break;
+                    }
                 }
                 failures.push(issues);
             }
-            if matched {
+            if matched.len() > 1 {
+                self.issue(
+                    Kind::Violation,
+                    path,
+                    format!("expected exactly one `oneOf` alternative to match, got #{} and #{} for {}", matched[0], matched[1], show(value)),
+                );
+                continue;
+            }
+            if !matched.is_empty() {
                 continue;
             }
             // Alternatives of the value's type: one → its issues say most; none → a type issue.
@@ -351,7 +498,20 @@ impl<'a> Validator<'a> {
                 self.issue(Kind::Violation, path, format!("must not match the `not` schema, got {}", show(value)));
             }
         }
+        if let Some(cond) = schema.get("if") {
+            let branch = if self.apart(value, cond, path, depth).is_empty() { schema.get("then") } else { schema.get("else") };
+            if let Some(b) = branch {
+                let issues = self.apart(value, b, path, depth);
+                self.out.extend(issues);
+            }
+        }
     }
+}
+
+fn push_index(path: &mut String, i: usize) {
+    path.push('[');
+    crate::event::push_usize(path, i);
+    path.push(']');
 }
 
 /// An alternative failed only because the value has another type.
@@ -388,9 +548,7 @@ fn declares_properties(schema: &Value, root: &Value, depth: usize) -> bool {
     }
     let Some(s) = resolve(schema, root) else { return false };
     s.get("properties").is_some_and(Value::is_object)
-        || ["allOf", "anyOf", "oneOf"].iter().any(|k| {
-            s.get(*k).and_then(Value::as_array).is_some_and(|l| l.iter().any(|b| declares_properties(b, root, depth + 1)))
-        })
+        || super::branches(s).any(|b| declares_properties(b, root, depth + 1))
 }
 
 fn declared_names<'a>(schema: &'a Value, root: &'a Value, depth: usize, out: &mut Vec<&'a str>) {
@@ -405,10 +563,8 @@ fn declared_names<'a>(schema: &'a Value, root: &'a Value, depth: usize, out: &mu
             }
         }
     }
-    for k in ["allOf", "anyOf", "oneOf"] {
-        for b in s.get(k).and_then(Value::as_array).into_iter().flatten() {
-            declared_names(b, root, depth + 1, out);
-        }
+    for b in super::branches(s) {
+        declared_names(b, root, depth + 1, out);
     }
 }
 
@@ -425,6 +581,8 @@ fn show(v: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 
@@ -447,13 +605,13 @@ mod tests {
             (weather.clone(), json!({"days": 3}), vec![Missing]),
             (weather.clone(), json!({"city": "Paris", "days": "3"}), vec![Type]),
             (weather.clone(), json!({"city": "Paris", "days": 30}), vec![Violation]),
-            (weather.clone(), json!({"city": "Paris", "unit": "C"}), vec![Extra]),
-            (weather.clone(), json!({"city": 5, "x": 1}), vec![Type, Extra]),
+            (weather.clone(), json!({"city": "Paris", "unit": "C"}), vec![Undeclared]),
+            (weather.clone(), json!({"city": 5, "x": 1}), vec![Type, Undeclared]),
             (json!({"type": "object", "properties": {"a": {}}, "additionalProperties": true}), json!({"b": 1}), vec![]),
             (json!({"type": "object", "properties": {"a": {}}, "additionalProperties": {"type": "string"}}), json!({"b": 1}), vec![Type]),
             (json!({"type": "object", "additionalProperties": false}), json!({"b": 1}), vec![Extra]),
             (json!({"type": "object"}), json!({"b": 1}), vec![]),
-            (json!({"type": "object", "properties": {}, "patternProperties": {"^x_": {"type": "integer"}}}), json!({"x_a": 1, "y": 2}), vec![]),
+            (json!({"type": "object", "properties": {}, "patternProperties": {"^x_": {"type": "integer"}}}), json!({"x_a": 1, "y": 2}), vec![Undeclared]),
             (json!({"enum": ["c", "f"]}), json!("k"), vec![Violation]),
             (json!({"enum": [1, 2]}), json!("2"), vec![Type]),
             (json!({"enum": [1, 2]}), json!(2.0), vec![]),
@@ -468,8 +626,8 @@ mod tests {
             (json!({"type": "string", "minLength": 2, "maxLength": 3}), json!("é"), vec![Violation]),
             (json!({"type": "string", "maxLength": 3}), json!("ééé"), vec![]),
             (json!({"type": "string", "pattern": "^[A-Z]{3}$"}), json!("EUR"), vec![]),
-            (json!({"type": "string", "pattern": "^[A-Z]{3}$"}), json!("euro"), vec![]),
-            (json!({"type": "string", "pattern": "(?<=x)"}), json!("y"), vec![]),
+            (json!({"type": "string", "pattern": "^[A-Z]{3}$"}), json!("euro"), vec![Violation]),
+            (json!({"type": "string", "pattern": "(?<=x)"}), json!("y"), vec![Unchecked]),
             (json!({"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2}), json!([1, "2", 3]), vec![Violation, Type]),
             (json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": {"type": "boolean"}}), json!(["a", 1, true, 2]), vec![Type]),
             (json!({"type": "array", "items": [{"type": "string"}]}), json!([1, 2]), vec![Type]),
@@ -482,9 +640,30 @@ mod tests {
             (json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}), json!(true), vec![Type]),
             (json!({"anyOf": [{"type": "integer", "minimum": 5}, {"type": "string"}]}), json!(3), vec![Violation]),
             (json!({"anyOf": [{"type": "integer", "minimum": 5}, {"type": "integer", "maximum": 1}]}), json!(3), vec![Violation]),
-            (json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}), json!(3), vec![]),
+            (json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}), json!(3), vec![Violation]),
+            (json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}), json!(3.5), vec![]),
+            // The keywords of draft 2019-09/2020-12 and their draft-4 spellings.
+            (json!({"type": "object", "properties": {}, "patternProperties": {"^x_": {"type": "integer"}}}), json!({"x_a": "1"}), vec![Type]),
+            (json!({"type": "object", "patternProperties": {"^x_": {}}, "additionalProperties": false}), json!({"x_a": 1, "y": 2}), vec![Extra]),
+            (json!({"dependencies": {"a": ["b"]}}), json!({"a": 1}), vec![Missing]),
+            (json!({"dependentRequired": {"a": ["b"]}}), json!({"a": 1, "b": 2}), vec![]),
+            (json!({"dependentSchemas": {"a": {"properties": {"b": {"type": "string"}}}}}), json!({"a": 1, "b": 2}), vec![Type]),
+            (json!({"dependencies": {"a": {"required": ["c"]}}}), json!({"b": 1}), vec![]),
+            (json!({"items": [{"type": "string"}], "additionalItems": false}), json!(["a", 1]), vec![Violation]),
+            (json!({"items": [{"type": "string"}], "additionalItems": {"type": "integer"}}), json!(["a", 1, "x"]), vec![Type]),
+            (json!({"prefixItems": [{"type": "string"}], "items": false}), json!(["a", 1]), vec![Violation]),
+            (json!({"contains": {"type": "integer"}}), json!(["a", "b"]), vec![Violation]),
+            (json!({"contains": {"type": "integer"}, "maxContains": 1}), json!([1, 2]), vec![Violation]),
+            (json!({"propertyNames": {"maxLength": 2}}), json!({"abc": 1}), vec![Violation]),
+            (json!({"if": {"properties": {"u": {"const": "f"}}}, "then": {"properties": {"t": {"maximum": 200}}}, "else": {"properties": {"t": {"maximum": 100}}}}), json!({"u": "f", "t": 150}), vec![]),
+            (json!({"if": {"properties": {"u": {"const": "f"}}}, "then": {"properties": {"t": {"maximum": 200}}}, "else": {"properties": {"t": {"maximum": 100}}}}), json!({"u": "c", "t": 150}), vec![Violation]),
+            (json!({"type": "object", "properties": {"u": {}}, "if": {"required": ["u"]}, "then": {"properties": {"t": {}}}}), json!({"u": 1, "t": 2}), vec![]),
+            (json!({"type": "string", "format": "date"}), json!("2024-02-30"), vec![Violation]),
+            (json!({"type": "string", "format": "color"}), json!("red"), vec![]),
+            (json!({"$defs": {"A": {"type": "integer"}}, "$ref": "#/$defs/A"}), json!("x"), vec![Type]),
+            (json!({"definitions": {"a b": {"type": "integer"}}, "$ref": "#/definitions/a%20b"}), json!("x"), vec![Type]),
             (json!({"allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}), json!({"a": "x", "b": 1}), vec![]),
-            (json!({"allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}), json!({"a": "x", "c": 1}), vec![Extra, Missing]),
+            (json!({"allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}), json!({"a": "x", "c": 1}), vec![Undeclared, Missing]),
             (json!({"not": {"type": "string"}}), json!("s"), vec![Violation]),
             (json!(false), json!(1), vec![Violation]),
             (json!(true), json!(1), vec![]),
@@ -509,9 +688,9 @@ mod tests {
             vec![
                 (Type, "`days`".into(), "expected integer, got \"3\"".into()),
                 (Missing, "`loc`".into(), "missing required property `lat`".into()),
-                (Extra, "`loc`.`lon`".into(), "not a declared property (declared: `lat`)".into()),
+                (Undeclared, "`loc`.`lon`".into(), "not a declared property (declared: `lat`)".into()),
                 (Violation, "`tags`[1]".into(), "expected at most 3 characters, got 4".into()),
-                (Extra, "`zz`".into(), "not a declared parameter (declared: `days`, `loc`, `tags`)".into()),
+                (Undeclared, "`zz`".into(), "not a declared parameter (declared: `days`, `loc`, `tags`)".into()),
             ]
         );
     }
@@ -519,7 +698,7 @@ mod tests {
     #[test]
     fn skip_required_and_recursion_bounds() {
         let schema = json!({"type": "object", "properties": {"a": {}}, "required": ["a"]});
-        assert!(validate(&json!({}), &schema, &schema, Check { skip_required: true }).is_empty());
+        assert!(validate(&json!({}), &schema, &schema, Check { skip_required: true, ..Check::default() }).is_empty());
         // A schema that refers to itself without consuming the value terminates.
         let looped = json!({"anyOf": [{"$ref": "#"}, {"allOf": [{"$ref": "#"}]}]});
         let _ = validate(&json!(1), &looped, &looped, Check::default());

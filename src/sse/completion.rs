@@ -9,6 +9,7 @@
 //! that is not a JSON object with `choices`, or that the rewrite does not change, comes back
 //! unchanged (byte for byte).
 
+use crate::prelude::*;
 use super::{SseOptions, WireDiagnostic};
 use crate::event::{Label, ParseResult};
 use crate::json::{Map, Value};
@@ -91,7 +92,7 @@ fn apply(choice: &mut Map, chat: bool, result: ParseResult) {
         target.insert("reasoning_content".into(), Value::String(joined));
     }
     if calls > 0 {
-        let list = target.get_or_insert_with("tool_calls".into(), || Value::Array(Vec::new()));
+        let list = target.entry("tool_calls").or_insert_with(|| Value::Array(Vec::new()));
         if !list.is_array() {
             *list = Value::Array(Vec::new());
         }
@@ -115,6 +116,8 @@ fn apply(choice: &mut Map, chat: bool, result: ParseResult) {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::parser::Options;
 

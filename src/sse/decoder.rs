@@ -17,6 +17,7 @@
 //!
 //! Decisions depend only on the bytes, never on chunk boundaries.
 
+use crate::prelude::*;
 /// A complete event block.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Event {
@@ -284,6 +285,8 @@ impl Decoder {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn decode_chunks(chunks: &[&[u8]], max: usize) -> Vec<Item> {

@@ -9,6 +9,7 @@
 //! and, in a stream, as SSE comment lines `: toolwire <label> {"choice":0,"index":1,"message":"…"}`
 //! placed where they happened. Clients ignore comments; `comments: false` turns them off.
 
+use crate::prelude::*;
 pub mod completion;
 pub mod decoder;
 pub mod rewriter;
@@ -18,7 +19,7 @@ pub use decoder::Decoder;
 pub use rewriter::SseRewriter;
 
 use crate::event::{push_u64, push_usize, Label};
-use crate::json::write::push_json_string;
+use crate::json::push_json_string;
 use crate::json::Value;
 use crate::parser::{Error, Options};
 
@@ -34,6 +35,9 @@ pub enum Cumulative {
     /// Every text is a delta (what OpenAI-compatible servers send).
     Never,
 }
+
+/// The keys the rewriter reads beside the parser options.
+pub const SSE_KEYS: &[&str] = &["cumulative", "comments", "maxEventBytes"];
 
 /// Rewriter options (JS: the parser options plus `cumulative`, `comments`, `maxEventBytes`).
 #[derive(Clone, Debug)]
@@ -57,7 +61,7 @@ impl SseOptions {
     /// Reads the JS options object (see `Options::from_json`) and checks that a parser can be
     /// built from it (unknown ids fail here, not mid-stream).
     pub fn from_json(v: &Value) -> Result<SseOptions, Error> {
-        let mut o = SseOptions::new(Options::from_json(v)?);
+        let mut o = SseOptions::new(Options::from_json_with(v, SSE_KEYS)?);
         if let Some(obj) = v.as_object() {
             o.cumulative = match obj.get("cumulative") {
                 None | Some(Value::Null) => Cumulative::Auto,
@@ -188,6 +192,8 @@ pub fn diagnostics_to_json(list: &[WireDiagnostic]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]

@@ -23,10 +23,11 @@
 //!
 //! The output depends only on the SSE events, never on how the bytes were chunked.
 
+use crate::prelude::*;
 use super::decoder::{Decoder, Event as SseEvent, Item};
 use super::{Cumulative, SseOptions, WireDiagnostic};
 use crate::event::{push_usize, Event, Label};
-use crate::json::write::push_json_string;
+use crate::json::push_json_string;
 use crate::json::{Map, Value};
 use crate::parser::ToolCallParser;
 
@@ -490,7 +491,7 @@ impl SseRewriter {
             Style::Chat => {
                 let mut d = choice.get_mut("delta").map(Value::take).and_then(|d| if let Value::Object(m) = d { Some(m) } else { None }).unwrap_or_default();
                 if text.is_some() {
-                    d.remove("content");
+                    d.shift_remove("content");
                 }
                 d
             }
@@ -557,7 +558,7 @@ impl SseRewriter {
             Delta(String, Option<(&'static str, String)>, bool),
             Comment(String),
         }
-        let own = OWN.iter().any(|k| base.contains_key(k));
+        let own = OWN.iter().any(|k| base.contains_key(*k));
         let base = json_text(&Value::Object(base));
         let mut base = Some(base.get(1..base.len() - 1).unwrap_or("").to_string());
         let mut seq = Vec::new();
@@ -705,7 +706,7 @@ fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Map, choices: &str, usage
             s.push_str(choices);
             s.push(']');
         } else {
-            v.write(&mut s);
+            crate::json::write_value(v, &mut s);
         }
     }
     s.push_str("}\n\n");
@@ -751,7 +752,7 @@ fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, St
             },
             "stop_reason" if finish.is_none() => s.push_str("null"),
             "logprobs" if !first => s.push_str("null"),
-            _ => v.write(&mut s),
+            _ => crate::json::write_value(v, &mut s),
         }
     }
     if let (Style::Text, Some((key, json))) = (style, &other) {
@@ -765,12 +766,14 @@ fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, St
 /// A value's compact JSON text.
 fn json_text(v: &Value) -> String {
     let mut s = String::new();
-    v.write(&mut s);
+    crate::json::write_value(v, &mut s);
     s
 }
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::parse;
     use crate::parser::Options;
@@ -856,7 +859,7 @@ mod tests {
     fn other_events_pass_through_and_problems_are_comments() {
         let input = "event: ping\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n: hi\n\ndata: {not json\n\ndata: {\"error\":{\"message\":\"m\"}}\n\n";
         let (out, diags) = run(opts("hermes"), input);
-        assert_eq!(out, "event: ping\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n: hi\n\n: toolwire malformed_json {\"message\":\"upstream data is not JSON (unexpected character at byte 1); passed through\"}\ndata: {not json\n\ndata: {\"error\":{\"message\":\"m\"}}\n\n");
+        assert_eq!(out, "event: ping\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n: hi\n\n: toolwire malformed_json {\"message\":\"upstream data is not JSON (key must be a string at line 1 column 2); passed through\"}\ndata: {not json\n\ndata: {\"error\":{\"message\":\"m\"}}\n\n");
         assert_eq!(diags.len(), 1);
         let mut quiet = opts("hermes");
         quiet.comments = false;

@@ -30,6 +30,7 @@
 //! The engine copies the markers when it is built, so the template's strings live only as long
 //! as that (no leaks); payload readers are the registered families' static ones.
 
+use crate::prelude::*;
 use crate::engine::{make_reader, Engine, Reader, Step};
 use crate::sink::Sink;
 use crate::syntax::JsonShape::{Array, ObjectOrArray};
@@ -256,6 +257,8 @@ impl Reader for UnionReader {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
     use crate::json::json;
 

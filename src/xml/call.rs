@@ -21,11 +21,12 @@
 //! holding one, or a Python dict literal) that fits the rule, its members are the arguments;
 //! otherwise the parameter is written as any other.
 
+use crate::prelude::*;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
 use crate::engine::{floor_char_boundary, Reader, Step};
-use crate::json::write::ObjectWriter;
+use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::Ty;
 use crate::sink::Sink;
@@ -678,6 +679,8 @@ impl Reader for XmlReader {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use crate::{parse, Label, Limits, Options};
     use crate::json::{json, Value};
 

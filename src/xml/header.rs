@@ -6,6 +6,7 @@
 //! token without `=`, and VALUE is quoted (`"` or `'`) or bare. Quoted values are XML-unescaped
 //! (`&quot;`, `&amp;`, `&lt;`, `&gt;`, `&apos;`, `&#N;`). Anything else is not a header.
 
+use crate::prelude::*;
 /// A parsed tag header.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Header {
@@ -154,6 +155,8 @@ pub fn unescape_entities(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     fn h(s: &str) -> Option<Header> {

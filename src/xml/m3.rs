@@ -13,11 +13,12 @@
 //! - Element names are at most 128 bytes; nesting at most `max_depth`; a tree at most
 //!   `max_buffer_bytes`. Broken nesting ends the call (`malformed_json`).
 
+use crate::prelude::*;
 use super::value::{self, ParamValue};
 use super::{code, header, Gap};
 use crate::engine::{floor_char_boundary, Reader, Step};
 use crate::event::Label;
-use crate::json::write::ObjectWriter;
+use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::{self, Ty};
 use crate::sink::Sink;
@@ -287,7 +288,7 @@ fn frame_value(f: Frame, root: &Value) -> Value {
     // Children grouped by name, in document order; a repeated name stays a list.
     let mut m = Map::new();
     for (k, v) in f.children {
-        if let Value::Array(a) = m.get_or_insert_with(k, || Value::Array(Vec::new())) {
+        if let Value::Array(a) = m.entry(k).or_insert_with(|| Value::Array(Vec::new())) {
             a.push(v);
         }
     }

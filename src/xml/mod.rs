@@ -12,6 +12,7 @@
 //! MiniMax-M3 nested elements (`m3.rs`), Muse Harmony-like messages around ATEM calls
 //! (`muse.rs`) and Kimi K3 XTML channels (`xtml.rs`).
 
+use crate::prelude::*;
 pub mod call;
 pub mod header;
 pub mod m3;
@@ -155,6 +156,8 @@ pub(crate) fn code(set: &MarkerSet, idx: usize) -> u8 {
 mod fuzz {
     //! Random inputs built from each dialect's markup: every split point and char-by-char
     //! feeding give the same merged events, and every call's arguments are one JSON object.
+    #[allow(unused_imports)]
+    use crate::prelude::*;
 
     use crate::event::Event;
     use crate::{Options, ToolCallParser};

@@ -10,6 +10,7 @@
 //! `call::XmlReader`), other body text is content. Reasoning and content bodies are emitted as
 //! they arrive, so the reader commits at the end of a valid header.
 
+use crate::prelude::*;
 use super::call::XmlReader;
 use super::{code, Gap, XmlSyntax};
 use crate::engine::{Reader, Status, Step};

@@ -13,9 +13,10 @@
 //! A buffer that outgrows its limit is reported (`limit_exceeded`) and the value streams as a
 //! string from there on.
 
+use crate::prelude::*;
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
-use crate::json::write::{push_json_string, ObjectWriter};
+use crate::json::{push_json_string, ObjectWriter};
 use crate::sink::Sink;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@
 //!   then `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>` … `<|close|>call<|sep|>`);
 //! - anything else is not XTML: rejected (text).
 
+use crate::prelude::*;
 use super::call::XmlReader;
 use super::XmlSyntax;
 use crate::engine::{Reader, Step};

@@ -292,6 +292,18 @@ fn is_subsequence(needle: &str, hay: &str) -> bool {
     needle.chars().all(|c| h.any(|d| d == c))
 }
 
+/// JSON equality, key order aside, with numbers compared by value (`2.5e-3` == `0.0025`): serde_json keeps
+/// number text (`arbitrary_precision`), and the parser forwards the model's own spelling.
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    use toolwire::schema::number::Decimal;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.cmp_value(y).is_eq(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same_json(p, q))),
+        _ => a == b,
+    }
+}
+
 /// Checks the one-shot result against the fixture's expectations.
 pub fn check_expectations(f: &Fixture, r: &ParseResult) -> Result<(), String> {
     if let Some(calls) = &f.calls {
@@ -301,7 +313,7 @@ pub fn check_expectations(f: &Fixture, r: &ParseResult) -> Result<(), String> {
             .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap_or(Value::Null)))
             .collect();
         let matches = |want: &(Option<String>, Option<Value>), have: &(String, Value)| {
-            want.0.as_ref().is_none_or(|n| n == &have.0) && want.1.as_ref().is_none_or(|a| a == &have.1)
+            want.0.as_ref().is_none_or(|n| n == &have.0) && want.1.as_ref().is_none_or(|a| same_json(a, &have.1))
         };
         if f.calls_subset {
             let mut it = got.iter();

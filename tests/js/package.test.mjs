@@ -88,6 +88,31 @@ test("unknown parser: an Error that lists the valid ids", () => {
   assert.throws(() => parse("x", { parser: "hermes", reasoning: "nope" }), /valid reasoning parsers: .*qwen3/);
 });
 
+test("pattern: checked in the package by the JavaScript RegExp (ECMA-262, look-ahead included); a bad pattern is reported once as not checked", () => {
+  const tools = (pattern) => [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { when: { type: "string", pattern } } } } }];
+  const call = (when) => `<tool_call>{"name": "f", "arguments": {"when": "${when}"}}</tool_call>`;
+  const diags = (text, pattern) => parse(text, { parser: "hermes", tools: tools(pattern) }).diagnostics;
+  const date = "^(?=\\d)\\d{4}-\\d{2}-\\d{2}$";
+  assert.deepEqual(diags(call("2026-11-23"), date), []);
+  const bad = diags(call("tomorrow"), date);
+  assert.equal(bad.length, 1);
+  assert.equal(bad[0].label, "schema_violation");
+  assert.match(bad[0].message, /`f`\.`when`: expected a string matching .*got "tomorrow"/);
+  const unsupported = diags(call("a") + call("b"), "(");
+  assert.equal(unsupported.length, 1);
+  assert.match(unsupported[0].message, /not checked: pattern "\(" \(.*SyntaxError/);
+});
+
+test("unknown option keys: an Error naming the valid keys (a misspelled parser is not auto)", () => {
+  assert.throws(() => new ToolCallParser({ parsr: "hermes" }), (e) => e instanceof Error && /unknown option `parsr` \(did you mean `parser`\?\); valid options: parser, model, tools/.test(e.message));
+  assert.throws(() => parse("x", { parser: "hermes", limits: { maxArgBytes: 10 } }), /unknown limit `maxArgBytes` \(did you mean `maxArgsBytes`\?\); valid limits: maxArgsBytes, maxDepth, maxBufferBytes, maxNameBytes/);
+  assert.throws(() => parse("x", { parser: "hermes", cumulative: true }), /unknown option `cumulative`/);
+  // Every documented key is accepted.
+  const all = { parser: "hermes", model: "m", tools: [], reasoning: "qwen3", thinking: false, idPrefix: "c_", recover: true, policy: "lenient",
+    recoverTruncated: true, keepMalformed: true, bareJson: false, limits: { maxArgsBytes: 10, maxDepth: 8, maxBufferBytes: 100, maxNameBytes: 64 } };
+  assert.equal(parse("hi", all).content, "hi");
+});
+
 test("parsers() and detectParser()", () => {
   const list = parsers();
   const names = new Set(list.flatMap((p) => [p.id, ...p.aliases]));

@@ -80,6 +80,10 @@ test("unknown options throw at construction, listing the valid ones", () => {
   assert.throws(() => new SseRewriteStream({ parser: "nope" }), /unknown parser `nope`.*hermes/);
   assert.throws(() => new SseRewriteStream({ cumulative: "sometimes" }), /cumulative/);
   assert.throws(() => rewriteChatCompletion({}, { reasoning: "nope" }), /valid reasoning parsers/);
+  assert.throws(() => new SseRewriteStream({ parser: "hermes", coments: false }), /unknown option `coments` \(did you mean `comments`\?\).*cumulative, comments, maxEventBytes/);
+  assert.throws(() => new ToolCallStream({ parser: "hermes", maxEventBytes: 5 }), /unknown option `maxEventBytes`/);
+  // `onDiagnostic` is the stream's own (never sent to the wasm).
+  new SseRewriteStream({ parser: "hermes", onDiagnostic() {}, comments: false, cumulative: "auto", maxEventBytes: 64 });
 });
 
 for (const c of cases) {

@@ -1,5 +1,7 @@
-//! Writing JSON text: string escaping and an incremental arguments-object writer.
+//! Writing JSON text as it streams: string escaping (whole strings and fragments), decoding a
+//! string body, and an incremental arguments-object writer. Whole documents are serde_json's.
 
+use crate::prelude::*;
 /// Appends `s` as a JSON string literal (quotes included). Non-ASCII is kept as is.
 pub fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
@@ -150,6 +152,8 @@ impl ObjectWriter {
 
 #[cfg(test)]
 mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
     use super::*;
 
     #[test]
