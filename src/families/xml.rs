@@ -4,7 +4,7 @@
 //! the `Syntax` markers around calls (sections, handled by the sequencer).
 
 use crate::prelude::*;
-use crate::engine::Reader;
+use crate::reader::Reader;
 use crate::json::call::CallsReader;
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::{Family, JsonShape, Payload, Syntax, Wrapper};

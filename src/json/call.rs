@@ -17,12 +17,46 @@
 //!   reported.
 
 use crate::prelude::*;
-use crate::engine::{Reader, Status, Step};
+use crate::reader::{Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
 use crate::json::unescape;
 use crate::sink::Sink;
-use crate::syntax::{JsonShape, Wrapper};
+
+/// Keys of a JSON call object such as `{"name": "f", "arguments": {...}}`.
+#[derive(Clone, Copy, Debug)]
+pub struct Wrapper {
+    /// Keys whose string value is the tool name, in order of preference.
+    pub name_keys: &'static [&'static str],
+    /// Keys whose value is the arguments object (or a JSON string holding it).
+    pub args_keys: &'static [&'static str],
+    /// Single-key objects `{"NAME": {args}}` (Apertus).
+    pub key_is_name: bool,
+}
+
+impl Wrapper {
+    /// The spellings seen across families: `name`/`tool_name`; `arguments`/`parameters`/`args`/`input`.
+    pub const STANDARD: Wrapper = Wrapper {
+        name_keys: &["name", "tool_name"],
+        args_keys: &["arguments", "parameters", "args", "input"],
+        key_is_name: false,
+    };
+    /// `{"fn_name": {args}}`.
+    pub const KEY_IS_NAME: Wrapper = Wrapper { name_keys: &[], args_keys: &[], key_is_name: true };
+}
+
+/// How JSON call objects are laid out after the opening marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonShape {
+    /// One call object.
+    Object,
+    /// An array of call objects; `]` ends the payload.
+    Array,
+    /// An array or a single object, decided by the first byte.
+    ObjectOrArray,
+    /// Call objects separated by this byte (Llama 3 uses `;`).
+    Sequence(u8),
+}
 
 /// For `Payload::None`: rejects everything.
 pub struct NoCalls;
@@ -518,7 +552,7 @@ impl WrapperReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let room = sink.limits.max_buffer_bytes.saturating_sub(self.raw.len());
         let capped = !self.committed && input.len() > room;
-        let visible = if capped { &input[..crate::engine::floor_char_boundary(input, room)] } else { input };
+        let visible = if capped { &input[..crate::text::floor_char_boundary(input, room)] } else { input };
         let step = self.feed_inner(visible, eof && !capped, sink);
         if !self.committed && step.status == Status::Partial {
             self.raw.push_str(&input[..step.used]);
@@ -699,7 +733,7 @@ impl WrapperReader {
                             let rest = match role {
                                 Role::Name => {
                                     let room = (sink.limits.max_name_bytes + 3).saturating_sub(self.name_len);
-                                    &rest[..crate::engine::ceil_char_boundary(rest, room)]
+                                    &rest[..crate::text::ceil_char_boundary(rest, room)]
                                 }
                                 _ => rest,
                             };

@@ -6,13 +6,13 @@
 //! rejected (its bytes become text).
 
 use crate::prelude::*;
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 use crate::json::call::{skip_ws, CallsReader};
-use crate::syntax::{JsonShape, NamedJson, Wrapper};
+use crate::json::call::{JsonShape, Wrapper};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum St {
@@ -23,6 +23,41 @@ enum St {
     Args,
     ArgsClose,
     Done,
+}
+
+/// A name then raw JSON arguments: `NAME<sep>{...}` (Mistral v11, Kimi K2, DeepSeek V3.1, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct NamedJson {
+    /// Skipped (after optional whitespace) before the name, when present.
+    pub name_open: &'static [&'static str],
+    /// Markers that end the name (consumed). Text before the first of them is the name.
+    pub name_close: &'static [&'static str],
+    /// Characters that end the name and start the arguments (not consumed), e.g. `{`.
+    pub name_stop: &'static [u8],
+    /// Skipped (after optional whitespace) between the name and the JSON, when present.
+    pub args_open: &'static [&'static str],
+    /// Skipped (after optional whitespace) after the JSON, when present.
+    pub args_close: &'static [&'static str],
+    /// Markers that may stand where the arguments JSON is expected: the arguments are empty
+    /// (`{}`, as vLLM reads an empty body). Not consumed here.
+    pub empty_at: &'static [&'static str],
+    /// A `TYPE<sep>` prefix before the name (DeepSeek V3 `function<｜tool▁sep｜>`).
+    pub type_sep: Option<&'static str>,
+    /// The header is an id like `functions.NAME:IDX`: the id is kept and the name extracted.
+    pub kimi_header: bool,
+}
+
+impl NamedJson {
+    pub const NONE: NamedJson = NamedJson {
+        name_open: &[],
+        name_close: &[],
+        name_stop: &[],
+        args_open: &[],
+        args_close: &[],
+        empty_at: &[],
+        type_sep: None,
+        kimi_header: false,
+    };
 }
 
 /// Streams one call's raw JSON arguments object, byte for byte, and ends the call when the
@@ -176,7 +211,7 @@ fn name_overflow(name: &str, rest: &str, added: usize, sink: &mut Sink) -> Optio
     let over = name.len().checked_sub(max).filter(|&o| o > 0)?;
     let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
     sink.diag(Label::LimitExceeded, msg, None);
-    Some(crate::engine::floor_char_boundary(rest, added.saturating_sub(over)))
+    Some(crate::text::floor_char_boundary(rest, added.saturating_sub(over)))
 }
 
 /// Bytes of the call type before the type separator (DeepSeek V3's `function`).

@@ -9,7 +9,7 @@ mod lex;
 mod reader;
 mod values;
 
-use crate::engine::Reader;
+use crate::reader::Reader;
 
 /// How calls and values are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

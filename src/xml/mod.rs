@@ -20,7 +20,7 @@ pub mod muse;
 pub mod value;
 pub mod xtml;
 
-use crate::engine::Reader;
+use crate::reader::Reader;
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
 
