@@ -575,7 +575,7 @@ impl Reader for MistralReader {
                     if let Some(over) = self.id.len().checked_sub(max).filter(|&o| o > 0) {
                         let msg = format!("a [CALL_ID] id ran past the {max}-byte maxNameBytes limit; released as text");
                         sink.diag(Label::LimitExceeded, msg, None);
-                        return Step::reject(i + crate::engine::floor_char_boundary(rest, end - over));
+                        return Step::reject(i + crate::text::floor_char_boundary(rest, end - over));
                     }
                     i += end;
                     if i == bytes.len() && !eof {
