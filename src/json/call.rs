@@ -116,6 +116,8 @@ pub struct CallsReader {
     gap: String,
     /// Array elements without a tool name skipped before the first call (text once a call starts).
     skipped: String,
+    /// Call objects without a tool name are calls with an empty name (see `keep_nameless`).
+    keep_nameless: bool,
 }
 
 impl CallsReader {
@@ -134,7 +136,22 @@ impl CallsReader {
             consumed: 0,
             gap: String::new(),
             skipped: String::new(),
+            keep_nameless: false,
         }
+    }
+
+    /// A call object that closes without a tool name (`{"arguments": {...}}`, `{}`) is a call
+    /// with an empty name and a `malformed_json` diagnostic, not skipped (Mistral pre-v11, as
+    /// vLLM keeps it). Not for bare openings: JSON in prose stays text.
+    pub fn keep_nameless(mut self) -> Self {
+        self.keep_nameless = !self.bare;
+        self
+    }
+
+    fn object(&self, strict: bool) -> WrapperReader {
+        let mut obj = WrapperReader::new(self.wrapper, strict);
+        obj.keep_nameless = self.keep_nameless;
+        obj
     }
 
     /// Ends the payload after the first object: what follows is not part of the block (Mistral
@@ -184,7 +201,7 @@ impl Reader for CallsReader {
                         self.collapsed_array = self.shape == JsonShape::Object;
                         self.st = Outer::ArrItem { first: true };
                     } else if b == b'{' && object_ok {
-                        self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                        self.obj = Some(self.object(self.bare));
                         self.st = Outer::InObj { in_array: false };
                     } else {
                         self.consumed += i;
@@ -206,7 +223,7 @@ impl Reader for CallsReader {
                             self.st = Outer::Done;
                         }
                         b'{' => {
-                            let mut obj = WrapperReader::new(self.wrapper, self.bare && self.calls == 0);
+                            let mut obj = self.object(self.bare && self.calls == 0);
                             obj.fused = self.collapsed_array && !first;
                             obj.pre_text = core::mem::take(&mut self.skipped);
                             self.obj = Some(obj);
@@ -330,7 +347,7 @@ impl Reader for CallsReader {
                     self.gap.clear();
                     self.gap.push_str(&input[i..k]);
                     i = k;
-                    let mut obj = WrapperReader::new(self.wrapper, self.bare);
+                    let mut obj = self.object(self.bare);
                     obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
                     self.obj = Some(obj);
                     self.st = Outer::InObj { in_array: false };
@@ -401,6 +418,8 @@ struct WrapperReader {
     fused: bool,
     /// The object closed without a tool name (an array element that can be skipped).
     nameless: bool,
+    /// Such an object is a call with an empty name instead (`CallsReader::keep_nameless`).
+    keep_nameless: bool,
     /// Skipped elements before this one: text emitted just before this call starts.
     pre_text: String,
     scratch: String,
@@ -430,6 +449,7 @@ impl WrapperReader {
             failed: false,
             fused: false,
             nameless: false,
+            keep_nameless: false,
             pre_text: String::new(),
             scratch: String::new(),
         }
@@ -486,11 +506,15 @@ impl WrapperReader {
                 self.failed = true;
                 return Step::reject(i);
             }
-            if self.name.as_deref().is_some_and(|n| !n.is_empty()) {
+            let named = self.name.as_deref().is_some_and(|n| !n.is_empty());
+            if named || (self.keep_nameless && !self.strict) {
                 if self.args_buf.is_none() {
                     self.args_buf = Some("{}".to_string());
                 }
                 self.commit(sink);
+                if !named {
+                    sink.call_diag(Label::MalformedJson, "a call object without a tool name; kept as a call with an empty name");
+                }
             } else {
                 self.raw.push_str(&input[..i]);
                 self.failed = true;
