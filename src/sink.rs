@@ -41,8 +41,6 @@ pub struct Sink {
     id_prefix: String,
     id_style: IdStyle,
     calls: usize,
-    diags: usize,
-    malformed: usize,
     open: Option<OpenCall>,
     /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
     /// the reader's (byte accounting, `spans.rs`).
@@ -73,8 +71,6 @@ impl Sink {
             id_prefix,
             id_style,
             calls: 0,
-            diags: 0,
-            malformed: 0,
             open: None,
             in_reader: false,
             reader_text: 0,
@@ -99,16 +95,6 @@ impl Sink {
     /// Number of calls started so far.
     pub fn calls_started(&self) -> usize {
         self.calls
-    }
-
-    /// Number of diagnostics emitted so far.
-    pub fn diags_emitted(&self) -> usize {
-        self.diags
-    }
-
-    /// Number of `malformed_json` diagnostics emitted so far.
-    pub fn malformed_emitted(&self) -> usize {
-        self.malformed
     }
 
     /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
@@ -252,8 +238,6 @@ impl Sink {
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
-        self.diags += 1;
-        self.malformed += (label == Label::MalformedJson) as usize;
         if label == Label::Truncation && index.is_some() {
             self.last_truncation = index;
         }
@@ -309,7 +293,7 @@ impl Sink {
         if call.args.len() + s.len() > max {
             // Keep what fits (at a char boundary), so the cut falls at the same byte whatever
             // the fragments; the rest is dropped.
-            let mut fit = crate::engine::floor_char_boundary(s, max.saturating_sub(call.args.len()));
+            let mut fit = crate::text::floor_char_boundary(s, max.saturating_sub(call.args.len()));
             // Not inside an escape (`\u00` then `":null}` would not close the string).
             let mut probe = call.scanner.clone();
             while fit > 0 && {
@@ -317,7 +301,7 @@ impl Sink {
                 let _ = probe.feed(&s[..fit], None);
                 probe.in_escape()
             } {
-                fit = crate::engine::floor_char_boundary(s, fit - 1);
+                fit = crate::text::floor_char_boundary(s, fit - 1);
             }
             if fit > 0 {
                 self.args(&s[..fit]);

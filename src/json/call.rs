@@ -17,12 +17,46 @@
 //!   reported.
 
 use crate::prelude::*;
-use crate::engine::{Reader, Status, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
 use crate::json::unescape;
 use crate::sink::Sink;
-use crate::syntax::{JsonShape, Wrapper};
+
+/// Keys of a JSON call object such as `{"name": "f", "arguments": {...}}`.
+#[derive(Clone, Copy, Debug)]
+pub struct Wrapper {
+    /// Keys whose string value is the tool name, in order of preference.
+    pub name_keys: &'static [&'static str],
+    /// Keys whose value is the arguments object (or a JSON string holding it).
+    pub args_keys: &'static [&'static str],
+    /// Single-key objects `{"NAME": {args}}` (Apertus).
+    pub key_is_name: bool,
+}
+
+impl Wrapper {
+    /// The spellings seen across families: `name`/`tool_name`; `arguments`/`parameters`/`args`/`input`.
+    pub const STANDARD: Wrapper = Wrapper {
+        name_keys: &["name", "tool_name"],
+        args_keys: &["arguments", "parameters", "args", "input"],
+        key_is_name: false,
+    };
+    /// `{"fn_name": {args}}`.
+    pub const KEY_IS_NAME: Wrapper = Wrapper { name_keys: &[], args_keys: &[], key_is_name: true };
+}
+
+/// How JSON call objects are laid out after the opening marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonShape {
+    /// One call object.
+    Object,
+    /// An array of call objects; `]` ends the payload.
+    Array,
+    /// An array or a single object, decided by the first byte.
+    ObjectOrArray,
+    /// Call objects separated by this byte (Llama 3 uses `;`).
+    Sequence(u8),
+}
 
 /// For `Payload::None`: rejects everything.
 pub struct NoCalls;
@@ -42,16 +76,14 @@ pub(crate) fn skip_ws(input: &str, mut i: usize) -> usize {
     i
 }
 
-fn describe(e: JsonError) -> String {
+/// The error a JSON scanner error means for a call.
+pub(crate) fn describe(e: JsonError) -> CallError {
     match e {
-        JsonError::Unexpected(b) if b.is_ascii_graphic() => format!("unexpected `{}`", b as char),
-        JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
-        JsonError::TooDeep => DEPTH.to_string(),
+        JsonError::Unexpected(b) if b.is_ascii_graphic() => CallError::Malformed(format!("unexpected `{}`", b as char)),
+        JsonError::Unexpected(b) => CallError::Malformed(format!("unexpected byte 0x{b:02x}")),
+        JsonError::TooDeep => CallError::Limit("nesting deeper than the maxDepth limit".into()),
     }
 }
-
-/// The message of a `max_depth` error.
-const DEPTH: &str = "nesting deeper than the maxDepth limit";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Outer {
@@ -84,6 +116,8 @@ pub struct CallsReader {
     gap: String,
     /// Array elements without a tool name skipped before the first call (text once a call starts).
     skipped: String,
+    /// Call objects without a tool name are calls with an empty name (see `keep_nameless`).
+    keep_nameless: bool,
 }
 
 impl CallsReader {
@@ -102,7 +136,22 @@ impl CallsReader {
             consumed: 0,
             gap: String::new(),
             skipped: String::new(),
+            keep_nameless: false,
         }
+    }
+
+    /// A call object that closes without a tool name (`{"arguments": {...}}`, `{}`) is a call
+    /// with an empty name and a `malformed_json` diagnostic, not skipped (Mistral pre-v11, as
+    /// vLLM keeps it). Not for bare openings: JSON in prose stays text.
+    pub fn keep_nameless(mut self) -> Self {
+        self.keep_nameless = !self.bare;
+        self
+    }
+
+    fn object(&self, strict: bool) -> WrapperReader {
+        let mut obj = WrapperReader::new(self.wrapper, strict);
+        obj.keep_nameless = self.keep_nameless;
+        obj
     }
 
     /// Ends the payload after the first object: what follows is not part of the block (Mistral
@@ -116,14 +165,14 @@ impl CallsReader {
     fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
         self.consumed += used;
         self.st = Outer::Done;
+        let error = CallError::Malformed(msg.to_string());
         if self.calls == 0 && !sink.in_call() {
             if self.consumed > 0 && !self.bare {
-                sink.diag(Label::MalformedJson, msg.to_string(), None);
+                return Step::reject_with(used, error);
             }
             return Step::reject(used);
         }
-        sink.diag(Label::MalformedJson, msg.to_string(), None);
-        Step::done(used)
+        Step::fail(used, error, sink)
     }
 }
 
@@ -152,7 +201,7 @@ impl Reader for CallsReader {
                         self.collapsed_array = self.shape == JsonShape::Object;
                         self.st = Outer::ArrItem { first: true };
                     } else if b == b'{' && object_ok {
-                        self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                        self.obj = Some(self.object(self.bare));
                         self.st = Outer::InObj { in_array: false };
                     } else {
                         self.consumed += i;
@@ -174,7 +223,7 @@ impl Reader for CallsReader {
                             self.st = Outer::Done;
                         }
                         b'{' => {
-                            let mut obj = WrapperReader::new(self.wrapper, self.bare && self.calls == 0);
+                            let mut obj = self.object(self.bare && self.calls == 0);
                             obj.fused = self.collapsed_array && !first;
                             obj.pre_text = core::mem::take(&mut self.skipped);
                             self.obj = Some(obj);
@@ -187,6 +236,7 @@ impl Reader for CallsReader {
                     let Some(obj) = self.obj.as_mut() else { return self.fail(i, sink, "internal") };
                     let step = obj.feed(&input[i..], eof, sink);
                     i += step.used;
+                    let error = step.error;
                     match step.status {
                         Status::Partial => {
                             self.consumed += i;
@@ -202,7 +252,7 @@ impl Reader for CallsReader {
                             if failed {
                                 self.st = Outer::Done;
                                 self.consumed += i;
-                                return Step::done(i);
+                                return Step { used: i, status: Status::Done, error };
                             }
                             self.st = if in_array {
                                 Outer::ArrAfter
@@ -219,6 +269,9 @@ impl Reader for CallsReader {
                             if in_array && nameless {
                                 // A complete element without a tool name is skipped (as vLLM's
                                 // Mistral parser does): its bytes are text, the array goes on.
+                                if let Some(e) = error {
+                                    sink.diag(e.label(), e.message(), None);
+                                }
                                 if self.calls == 0 {
                                     self.skipped = pre + &raw;
                                 } else {
@@ -230,9 +283,12 @@ impl Reader for CallsReader {
                             if self.calls == 0 {
                                 self.consumed += i;
                                 self.st = Outer::Done;
-                                return Step::reject(i);
+                                return Step { used: i, status: Status::Reject, error };
                             }
                             // A later element that is not a call: its bytes are text.
+                            if let Some(e) = error {
+                                sink.diag(e.label(), e.message(), None);
+                            }
                             sink.text(&self.gap);
                             sink.text(&raw);
                             self.st = Outer::Done;
@@ -291,7 +347,7 @@ impl Reader for CallsReader {
                     self.gap.clear();
                     self.gap.push_str(&input[i..k]);
                     i = k;
-                    let mut obj = WrapperReader::new(self.wrapper, self.bare);
+                    let mut obj = self.object(self.bare);
                     obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
                     self.obj = Some(obj);
                     self.st = Outer::InObj { in_array: false };
@@ -305,11 +361,9 @@ impl CallsReader {
     fn at_eof(&mut self, i: usize, sink: &mut Sink) -> Step {
         self.st = Outer::Done;
         if self.calls == 0 {
-            sink.diag(Label::Truncation, "the output ended inside a tool-call array", None);
-            return Step::reject(i);
+            return Step::reject_with(i, CallError::Truncated("the output ended inside a tool-call array".into()));
         }
-        sink.diag(Label::Truncation, "the output ended before the tool-call array closed", None);
-        Step::done(i)
+        Step::fail(i, CallError::Truncated("the output ended before the tool-call array closed".into()), sink)
     }
 }
 
@@ -364,6 +418,8 @@ struct WrapperReader {
     fused: bool,
     /// The object closed without a tool name (an array element that can be skipped).
     nameless: bool,
+    /// Such an object is a call with an empty name instead (`CallsReader::keep_nameless`).
+    keep_nameless: bool,
     /// Skipped elements before this one: text emitted just before this call starts.
     pre_text: String,
     scratch: String,
@@ -393,6 +449,7 @@ impl WrapperReader {
             failed: false,
             fused: false,
             nameless: false,
+            keep_nameless: false,
             pre_text: String::new(),
             scratch: String::new(),
         }
@@ -418,28 +475,25 @@ impl WrapperReader {
     }
 
     /// An error at `input[i]`: reject if nothing was started, else end the call.
-    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, msg: String) -> Step {
+    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, error: CallError) -> Step {
         self.st = W::Done;
         self.failed = true;
-        // A configured limit (depth, name and key length) is `limit_exceeded`, not malformed JSON.
-        let label = if [DEPTH, "tool name too long", "key too long"].contains(&msg.as_str()) { Label::LimitExceeded } else { Label::MalformedJson };
         if !self.committed {
             self.raw.push_str(&input[..i]);
             // A bare `{` in prose that is not a call is just text.
-            if !(self.strict && self.keys <= 1 && self.name.is_none()) {
-                sink.diag(label, format!("not a valid tool call: {msg}"), None);
+            if self.strict && self.keys <= 1 && self.name.is_none() {
+                return Step::reject(i);
             }
-            return Step::reject(i);
+            return Step::reject_with(i, error.prefixed("not a valid tool call: "));
         }
-        if sink.in_call() {
-            if self.args_done {
-                sink.end_call();
-                sink.diag(Label::MalformedJson, format!("malformed call object after the arguments: {msg}"), None);
-            } else {
-                sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
-            }
+        if !sink.in_call() {
+            return Step::done(i);
         }
-        Step::done(i)
+        if self.args_done {
+            sink.end_call();
+            return Step::fail(i, CallError::Malformed(format!("malformed call object after the arguments: {}", error.message())), sink);
+        }
+        Step::fail(i, error.map(|m| format!("malformed arguments ({m}); closed")), sink)
     }
 
     /// The object closed at `input[i]` (the `}`), or the input ended.
@@ -452,17 +506,21 @@ impl WrapperReader {
                 self.failed = true;
                 return Step::reject(i);
             }
-            if self.name.as_deref().is_some_and(|n| !n.is_empty()) {
+            let named = self.name.as_deref().is_some_and(|n| !n.is_empty());
+            if named || (self.keep_nameless && !self.strict) {
                 if self.args_buf.is_none() {
                     self.args_buf = Some("{}".to_string());
                 }
                 self.commit(sink);
+                if !named {
+                    sink.call_diag(Label::MalformedJson, "a call object without a tool name; kept as a call with an empty name");
+                }
             } else {
                 self.raw.push_str(&input[..i]);
                 self.failed = true;
                 if !(self.strict && self.name.is_none() && !self.args_seen) {
                     self.nameless = true;
-                    sink.diag(Label::MalformedJson, "a call object without a tool name".to_string(), None);
+                    return Step::reject_with(i, CallError::Malformed("a call object without a tool name".into()));
                 }
                 return Step::reject(i);
             }
@@ -494,14 +552,13 @@ impl WrapperReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let room = sink.limits.max_buffer_bytes.saturating_sub(self.raw.len());
         let capped = !self.committed && input.len() > room;
-        let visible = if capped { &input[..crate::engine::floor_char_boundary(input, room)] } else { input };
+        let visible = if capped { &input[..crate::text::floor_char_boundary(input, room)] } else { input };
         let step = self.feed_inner(visible, eof && !capped, sink);
         if !self.committed && step.status == Status::Partial {
             self.raw.push_str(&input[..step.used]);
             if capped {
-                sink.diag(Label::LimitExceeded, "a call object stayed undecided too long; released as text", None);
                 self.failed = true;
-                return Step::reject(step.used);
+                return Step::reject_with(step.used, CallError::Limit("a call object stayed undecided too long; released as text".into()));
             }
         }
         step
@@ -525,7 +582,7 @@ impl WrapperReader {
                         continue;
                     }
                     if bytes[i] != b'{' {
-                        return self.error(input, i, sink, "expected `{`".into());
+                        return self.error(input, i, sink, CallError::Malformed("expected `{`".into()));
                     }
                     i += 1;
                     self.st = W::Key { first: true };
@@ -557,10 +614,10 @@ impl WrapperReader {
                         } else if b == b'"' {
                             break;
                         } else if b < 0x20 {
-                            return self.error(input, i, sink, "control character in a key".into());
+                            return self.error(input, i, sink, CallError::Malformed("control character in a key".into()));
                         }
                         if let Some(at) = crate::limits::crossing(input, start, i + 1, self.key.len(), sink.limits.max_name_bytes) {
-                            return self.error(input, at, sink, "key too long".into());
+                            return self.error(input, at, sink, CallError::Limit("key too long".into()));
                         }
                         i += 1;
                     }
@@ -577,7 +634,7 @@ impl WrapperReader {
                         continue;
                     }
                     if bytes[i] != b':' {
-                        return self.error(input, i, sink, "expected `:`".into());
+                        return self.error(input, i, sink, CallError::Malformed("expected `:`".into()));
                     }
                     i += 1;
                     self.st = W::ValueStart;
@@ -591,7 +648,7 @@ impl WrapperReader {
                     let mut role = self.classify_key();
                     if self.strict && self.keys == 1 && role == Role::Skip {
                         // Ordinary JSON in prose.
-                        return self.error(input, i, sink, "not a call object".into());
+                        return self.error(input, i, sink, CallError::Malformed("not a call object".into()));
                     }
                     if self.wrapper.key_is_name && role == Role::Args {
                         self.name = unescape(&self.key);
@@ -600,7 +657,7 @@ impl WrapperReader {
                     match role {
                         Role::Name => {
                             if b != b'"' {
-                                return self.error(input, i, sink, "the tool name is not a string".into());
+                                return self.error(input, i, sink, CallError::Malformed("the tool name is not a string".into()));
                             }
                             self.name_raw.clear();
                             self.name_len = 0;
@@ -624,7 +681,7 @@ impl WrapperReader {
                                     self.args_buf = Some(String::new());
                                 }
                             } else {
-                                return self.error(input, i, sink, "the arguments are not an object".into());
+                                return self.error(input, i, sink, CallError::Malformed("the arguments are not an object".into()));
                             }
                         }
                         _ => self.sc = JsonScanner::new(Expect::Any, depth),
@@ -636,7 +693,7 @@ impl WrapperReader {
                     let rest = &input[i..];
                     match self.role {
                         Role::ArgsString => {
-                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, "internal".into()) };
+                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, CallError::Malformed("internal".into())) };
                             self.scratch.clear();
                             let (used, r) = sa.feed(rest, &mut self.scratch);
                             let started = sa.started();
@@ -662,8 +719,7 @@ impl WrapperReader {
                                     self.st = W::Done;
                                     self.failed = true;
                                     self.raw.push_str(&input[..i]);
-                                    sink.diag(Label::EscapingError, format!("arguments are a string that does not hold a JSON object: {msg}"), None);
-                                    return Step::reject(i);
+                                    return Step::reject_with(i, CallError::Escaping(format!("arguments are a string that does not hold a JSON object: {}", msg.message())));
                                 }
                             }
                         }
@@ -675,7 +731,7 @@ impl WrapperReader {
                             let rest = match role {
                                 Role::Name => {
                                     let room = (sink.limits.max_name_bytes + 3).saturating_sub(self.name_len);
-                                    &rest[..crate::engine::ceil_char_boundary(rest, room)]
+                                    &rest[..crate::text::ceil_char_boundary(rest, room)]
                                 }
                                 _ => rest,
                             };
@@ -694,7 +750,7 @@ impl WrapperReader {
                             }
                             self.name_len += if role == Role::Name { used } else { 0 };
                             if role == Role::Name && self.name_len > sink.limits.max_name_bytes + 2 {
-                                return self.error(input, i + used, sink, "tool name too long".into());
+                                return self.error(input, i + used, sink, CallError::Limit("tool name too long".into()));
                             }
                             i += used;
                             match r {
@@ -748,7 +804,7 @@ impl WrapperReader {
         if !self.committed {
             self.raw.push_str(&input[..i]);
             if !self.raw.trim().is_empty() && !(self.strict && self.keys == 0) {
-                sink.diag(Label::Truncation, "the output ended inside a tool call".to_string(), None);
+                return Step::reject_with(i, CallError::Truncated("the output ended inside a tool call".into()));
             }
             return Step::reject(i);
         }
@@ -786,12 +842,12 @@ impl StringArgs {
 
     /// Feeds the inner scanner with decoded text; output (inner JSON) goes to `out`. An error
     /// comes with the bytes of `s` read before the offending one.
-    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, String)> {
+    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, CallError)> {
         let trailing = |s: &str| s.bytes().position(|b| !is_ws(b));
         if self.inner.is_done() {
             return match trailing(s) {
                 None => Ok(()),
-                Some(at) => Err((at, "text after the arguments object".into())),
+                Some(at) => Err((at, CallError::Malformed("text after the arguments object".into()))),
             };
         }
         let (used, r) = self.inner.feed(s, Some(out));
@@ -799,14 +855,14 @@ impl StringArgs {
             Err(e) => Err((used, describe(e))),
             Ok(Progress::Done) => match trailing(&s[used..]) {
                 None => Ok(()),
-                Some(at) => Err((used + at, "text after the arguments object".into())),
+                Some(at) => Err((used + at, CallError::Malformed("text after the arguments object".into()))),
             },
             Ok(_) => Ok(()),
         }
     }
 
     /// Returns (bytes used, Ok(true) when the string closed).
-    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, String>) {
+    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, CallError>) {
         let bytes = input.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -833,7 +889,7 @@ impl StringArgs {
                     if bytes[i] == b'"' {
                         i += 1;
                         if !self.inner.is_done() {
-                            return (i, Err("the string ended before the object did".into()));
+                            return (i, Err(CallError::Malformed("the string ended before the object did".into())));
                         }
                         return (i, Ok(true));
                     }
@@ -857,7 +913,7 @@ impl StringArgs {
                             i += 1;
                             continue;
                         }
-                        _ => return (i, Err("invalid escape in the arguments string".into())),
+                        _ => return (i, Err(CallError::Malformed("invalid escape in the arguments string".into()))),
                     };
                     i += 1;
                     self.esc = ESC_NONE;
@@ -868,7 +924,7 @@ impl StringArgs {
                 }
                 _ => {
                     let Some(d) = (bytes[i] as char).to_digit(16) else {
-                        return (i, Err("invalid \\u escape in the arguments string".into()));
+                        return (i, Err(CallError::Malformed("invalid \\u escape in the arguments string".into())));
                     };
                     self.u = self.u * 16 + d;
                     self.un += 1;

@@ -25,7 +25,8 @@ use crate::prelude::*;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
-use crate::engine::{floor_char_boundary, Reader, Step};
+use crate::reader::{CallError, Reader, Status, Step};
+use crate::text::floor_char_boundary;
 use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::Ty;
@@ -96,7 +97,7 @@ impl Sets {
             set(&g)
         };
         Sets {
-            open: set(&[(c.call_open, OTHER)]),
+            open: set(&[(c.call_open, OTHER), (c.call_type, SEP)]),
             header: with(&[(core::slice::from_ref(&c.tag_end), END)], true),
             name: with(&[(sep, SEP)], true),
             between: with(&[], true),
@@ -150,6 +151,8 @@ pub struct XmlReader {
     junk_reported: bool,
     /// A first parameter that may wrap the arguments (see the module docs).
     wrap: Option<Wrap>,
+    /// The call type (`XmlSyntax::call_type`) was read.
+    typed: bool,
 }
 
 /// A buffered wrapping parameter: its key, the format's typing, its raw value text.
@@ -183,6 +186,7 @@ impl XmlReader {
             gap: Gap::default(),
             junk_reported: false,
             wrap: None,
+            typed: false,
         }
     }
 
@@ -198,8 +202,9 @@ impl XmlReader {
         ok.then(|| n.to_string())
     }
 
-    /// Appends text-name bytes. `Err(at)`: `s[at..]` cannot be part of a name.
-    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), usize> {
+    /// Appends text-name bytes. `Err(at, error)`: `s[at..]` cannot be part of a name (`error`:
+    /// why, when it is a limit).
+    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
         for (at, c) in s.char_indices() {
             if c.is_whitespace() {
                 if self.name_phase == 1 {
@@ -209,11 +214,10 @@ impl XmlReader {
             }
             let bad = self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c);
             if bad {
-                return Err(at);
+                return Err((at, None));
             }
             if self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
-                name_too_long(sink);
-                return Err(at);
+                return Err((at, Some(name_too_long(sink))));
             }
             self.name_phase = 1;
             self.buf.push(c);
@@ -375,9 +379,8 @@ impl XmlReader {
 }
 
 /// A call's name is longer than `max_name_bytes`: the markup comes back as text.
-fn name_too_long(sink: &mut Sink) {
-    let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
-    sink.diag(crate::event::Label::LimitExceeded, msg, None);
+fn name_too_long(sink: &Sink) -> CallError {
+    CallError::Limit(format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes))
 }
 
 impl Reader for XmlReader {
@@ -394,6 +397,13 @@ impl Reader for XmlReader {
                     }
                     match self.sets.open.at_start(&rest[j..], eof) {
                         Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) if code(&self.sets.open, idx) == SEP => {
+                            if self.typed {
+                                return Step::reject(i);
+                            }
+                            self.typed = true;
+                            i += j + self.sets.open.text(idx).len();
+                        }
                         Ok(Some(idx)) => {
                             i += j + self.sets.open.text(idx).len();
                             self.st = if matches!(self.cfg.name, Name::Tag) { St::Header } else { St::Name };
@@ -418,7 +428,7 @@ impl Reader for XmlReader {
                             let Some(name) = self.tag_name(sink) else {
                                 let ident = header::parse(&self.buf, false).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
-                                    name_too_long(sink);
+                                    return Step::reject_with(i + at, name_too_long(sink));
                                 }
                                 return Step::reject(i + at);
                             };
@@ -452,8 +462,8 @@ impl Reader for XmlReader {
                 }
                 St::Name => match self.sets.name.find(rest, eof) {
                     Hit::Found { at, idx } => {
-                        if let Err(bad) = self.name_text(&rest[..at], sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         let c = code(&self.sets.name, idx);
                         if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) {
@@ -467,14 +477,14 @@ impl Reader for XmlReader {
                         self.start(&name, sink);
                     }
                     Hit::Hold { at } => {
-                        if let Err(bad) = self.name_text(&rest[..at], sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         return Step::partial(i + at);
                     }
                     Hit::None => {
-                        if let Err(bad) = self.name_text(rest, sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(rest, sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         if eof {
                             return Step::reject(input.len());

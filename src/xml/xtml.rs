@@ -12,7 +12,7 @@
 use crate::prelude::*;
 use super::call::XmlReader;
 use super::XmlSyntax;
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 
@@ -51,7 +51,7 @@ impl XtmlReader {
 }
 
 impl Reader for XtmlReader {
-    fn emitted(&self) -> bool {
+    fn committed(&self) -> bool {
         self.committed
     }
 
@@ -131,7 +131,7 @@ impl Reader for XtmlReader {
                 },
                 St::Call(call) => {
                     let step = call.feed(rest, eof, sink);
-                    return Step { used: i + step.used.min(rest.len()), status: step.status };
+                    return step.shifted(i);
                 }
             }
         }
