@@ -1,9 +1,9 @@
-//! Events a parser emits, and the one-shot result built from them (contract §3).
+//! Events a parser emits, and the one-shot result built from them.
 
 use crate::prelude::*;
 use crate::json::push_json_string;
 
-/// Diagnostic labels: one stable vocabulary (contract §5).
+/// Diagnostic labels: one stable vocabulary (their JS names are API: never renamed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     MalformedJson,
@@ -49,7 +49,7 @@ impl Label {
     }
 }
 
-/// One parser event. JS shapes are in contract §3; `to_json` writes them.
+/// One parser event; `to_json` writes its JS shape (README, Events).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// Content for the user.
@@ -133,6 +133,7 @@ impl Event {
 }
 
 /// Writes events as one JSON array.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))] // the binding's (wasm.rs)
 pub fn events_to_json(events: &[Event]) -> String {
     let mut out = String::with_capacity(64 * events.len() + 2);
     out.push('[');

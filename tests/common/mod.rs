@@ -12,10 +12,8 @@ pub mod data;
 
 use serde_json::Value;
 use std::path::Path;
-use toolwire::event::Event;
-use toolwire::json::scanner::{is_valid_json, Expect};
-use toolwire::spans::Span;
-use toolwire::{Options, ParseResult, ToolCallParser};
+use toolwire::testing::{is_valid_json, Expect};
+use toolwire::{Event, Options, ParseResult, Span, ToolCallParser};
 
 /// One fixture: an input, the options to parse it with, and (for vLLM's vectors) what the
 /// result must contain. Our own cases compare the whole event sequence instead (`data.rs`).
@@ -222,10 +220,10 @@ pub fn merge_rule(events: &[Event]) -> ParseResult {
             Event::ToolCallEnd { kept: false, text, .. } if !text.is_empty() => content.get_or_insert_default().push_str(text),
             Event::ToolCallEnd { kept: false, .. } => {}
             Event::ToolCallEnd { id, name, arguments, .. } => {
-                r.tool_calls.push(toolwire::event::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
+                r.tool_calls.push(toolwire::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
             }
             Event::Diagnostic { label, message, index } => {
-                r.diagnostics.push(toolwire::event::Diagnostic { label: *label, message: message.clone(), index: *index })
+                r.diagnostics.push(toolwire::Diagnostic { label: *label, message: message.clone(), index: *index })
             }
             Event::ToolCallStart { .. } | Event::ToolCallDelta { .. } => {}
         }
@@ -267,10 +265,10 @@ pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
     ev
 }
 
-/// Conservation (contract invariant 4): see `toolwire::spans::check_conservation`.
+/// Conservation (nothing lost): see `toolwire::testing::check_conservation`.
 pub fn check_spans(f: &Fixture, events: &[Event], spans: &[Span]) {
     let may_drop = !f.options().policy.resolve(None, false).keep_malformed;
-    if let Err(e) = toolwire::spans::check_conservation(&f.input, events, spans, may_drop) {
+    if let Err(e) = toolwire::testing::check_conservation(&f.input, events, spans, may_drop) {
         panic!("{}: {e}", f.name);
     }
 }
@@ -324,7 +322,7 @@ fn is_subsequence(needle: &str, hay: &str) -> bool {
 /// JSON equality, key order aside, with numbers compared by value (`2.5e-3` == `0.0025`): serde_json keeps
 /// number text (`arbitrary_precision`), and the parser forwards the model's own spelling.
 pub fn same_json(a: &Value, b: &Value) -> bool {
-    use toolwire::schema::number::Decimal;
+    use toolwire::testing::Decimal;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.cmp_value(y).is_eq(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q)),
