@@ -32,7 +32,7 @@ use crate::prelude::*;
 use crate::event::Label;
 use crate::json::call::skip_ws;
 use crate::json::named::RawArgs;
-use crate::reader::{Reader, Status, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 use crate::syntax::{Payload, Syntax};
@@ -371,7 +371,7 @@ impl MessageReader {
             for (at, c) in rest[..end].char_indices() {
                 h.len += c.len_utf8();
                 if h.len > max {
-                    return Err(over_limit(h, i + at, max, sink));
+                    return Err(over_limit(h, i + at, max));
                 }
                 if !h.push(c, cfg.recipient_key) {
                     return Err(Step::reject(i + at));
@@ -402,7 +402,7 @@ impl MessageReader {
                         tag => {
                             h.len += marker.len();
                             if h.len > max {
-                                return Err(over_limit(h, i + at, max, sink));
+                                return Err(over_limit(h, i + at, max));
                             }
                             if !h.end_word(cfg.recipient_key) {
                                 return Err(Step::reject(i + at));
@@ -421,11 +421,11 @@ impl MessageReader {
 }
 
 /// A header ran past `max` bytes at `at`: text from there (with a diagnostic unless it may be prose).
-fn over_limit(h: &Header, at: usize, max: usize, sink: &mut Sink) -> Step {
-    if !h.strict {
-        sink.diag(Label::LimitExceeded, format!("a message header ran past {max} bytes; released as text"), None);
+fn over_limit(h: &Header, at: usize, max: usize) -> Step {
+    if h.strict {
+        return Step::reject(at);
     }
-    Step::reject(at)
+    Step::reject_with(at, CallError::Limit(format!("a message header ran past {max} bytes; released as text")))
 }
 
 impl Reader for MessageReader {
@@ -440,7 +440,7 @@ impl Reader for MessageReader {
             match &mut self.part {
                 Part::Header(_) => match self.header(rest, eof, sink) {
                     Ok(used) => i += used,
-                    Err(step) => return Step { used: i + step.used, status: step.status },
+                    Err(step) => return step.shifted(i),
                 },
                 Part::Body(route) => {
                     let route = *route;
@@ -519,7 +519,10 @@ impl Reader for MessageReader {
                     match step.status {
                         Status::Partial if !eof => return Step::partial(i),
                         _ if !started => {
-                            // Not a call after all: its markup is text.
+                            // Not a call after all: its markup is text, after what broke it.
+                            if let Some(e) = &step.error {
+                                sink.diag(e.label(), e.message(), None);
+                            }
                             let raw = core::mem::take(raw);
                             self.gap.push(&raw, sink, None);
                         }
