@@ -152,7 +152,8 @@ const ATEM: XmlSyntax = XmlSyntax {
     soft_stops: &["<atem:invoke name="],
     ..XmlSyntax::NONE
 };
-static MUSE: MuseSyntax = MuseSyntax { atem: &ATEM, bare_is_reasoning: true };
+/// Spark decodes JSON-looking values of parameters without a schema type; typed ones follow the schema.
+static MUSE: MuseSyntax = MuseSyntax { atem: &XmlSyntax { json_untyped: true, ..ATEM }, bare_is_reasoning: true };
 /// Glimmer decodes JSON values even without a schema, and reads recipient-less messages as content.
 static GLIMMER: MuseSyntax = MuseSyntax { atem: &XmlSyntax { json_values: true, ..ATEM }, bare_is_reasoning: false };
 fn muse(_bare: bool) -> Box<dyn Reader> {

@@ -138,6 +138,9 @@ pub struct XmlReader {
     buf: String,
     /// Where a text name is: 0 leading whitespace, 1 the name, 2 trailing whitespace.
     name_phase: u8,
+    /// Spaces or tabs after a text name's last character: inside the name if more follows on
+    /// the same line (`<tool_call>get weather<arg_key>`).
+    name_ws: String,
     /// The parameter's opening marker, given back as text when the parameter is malformed.
     opened: String,
     /// The key of an element-style parameter, and its type element.
@@ -177,6 +180,7 @@ impl XmlReader {
             st,
             buf: String::new(),
             name_phase: 0,
+            name_ws: String::new(),
             opened: String::new(),
             key: String::new(),
             type_text: None,
@@ -196,7 +200,7 @@ impl XmlReader {
 
     /// The call name in the tag header read so far, if it is a valid one.
     fn tag_name(&self, sink: &Sink) -> Option<String> {
-        let h = header::parse(&self.buf, false)?;
+        let h = header::parse(&self.buf, true)?;
         let n = h.ident()?.trim();
         let ok = !n.is_empty() && n.len() <= sink.limits.max_name_bytes && !n.chars().any(char::is_control);
         ok.then(|| n.to_string())
@@ -207,7 +211,11 @@ impl XmlReader {
         for (at, c) in s.char_indices() {
             if c.is_whitespace() {
                 if self.name_phase == 1 {
-                    self.name_phase = 2;
+                    if c == ' ' || c == '\t' {
+                        self.name_ws.push(c);
+                    } else {
+                        self.name_phase = 2;
+                    }
                 }
                 continue;
             }
@@ -215,14 +223,22 @@ impl XmlReader {
             if bad {
                 return Err(at);
             }
-            if self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
+            if self.buf.len() + self.name_ws.len() + c.len_utf8() > sink.limits.max_name_bytes {
                 name_too_long(sink);
                 return Err(at);
             }
             self.name_phase = 1;
+            self.buf.push_str(&self.name_ws);
+            self.name_ws.clear();
             self.buf.push(c);
         }
         Ok(())
+    }
+
+    /// A text name with spaces (`get weather`) is a call when a parameter or separator follows
+    /// it, or when the tools declare it; `<tool_call>some words</tool_call>` in prose is text.
+    fn name_confirmed(&self, marker: u8, sink: &Sink) -> bool {
+        marker != CLOSE || !self.buf.contains([' ', '\t']) || sink.tools.as_ref().is_some_and(|t| t.has(&self.buf))
     }
 
     fn start(&mut self, name: &str, sink: &mut Sink) {
@@ -355,6 +371,7 @@ impl XmlReader {
     }
 
     fn begin_value(&mut self, key: &str, format_string: Option<bool>, sink: &mut Sink) {
+        let format_string = format_string.or_else(|| (self.cfg.json_untyped && untyped(key, sink)).then_some(false));
         if self.may_wrap(key, sink) {
             self.wrap = Some(Wrap { key: key.to_string(), format_string, raw: String::new() });
         } else {
@@ -375,6 +392,14 @@ impl XmlReader {
                 wrap.map(|w| self.replay(w, false, sink));
             }
         }
+    }
+}
+
+/// Whether the schema gives parameter `key` of the open call no type.
+fn untyped(key: &str, sink: &Sink) -> bool {
+    match (&sink.tools, sink.call_name()) {
+        (Some(t), Some(name)) => t.param(name, key).is_none_or(|(schema, root)| crate::schema::types(schema, root).is_empty()),
+        _ => true,
     }
 }
 
@@ -427,7 +452,7 @@ impl Reader for XmlReader {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
                             let Some(name) = self.tag_name(sink) else {
-                                let ident = header::parse(&self.buf, false).and_then(|h| h.ident().map(|n| n.trim().len()));
+                                let ident = header::parse(&self.buf, true).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
                                     name_too_long(sink);
                                 }
@@ -467,7 +492,7 @@ impl Reader for XmlReader {
                             return Step::reject(i + bad);
                         }
                         let c = code(&self.sets.name, idx);
-                        if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) {
+                        if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) || !self.name_confirmed(c, sink) {
                             return Step::reject(i + at);
                         }
                         i += at;
