@@ -16,7 +16,7 @@
 //! `max_name_bytes` + 128 bytes, with `limit_exceeded`).
 
 use crate::prelude::*;
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Step};
 use crate::event::Label;
 use crate::json::named::RawArgs;
 use crate::json::call::skip_ws;
@@ -143,8 +143,7 @@ impl Reader for HarmonyReader {
                     i += take;
                     let max = sink.limits.max_name_bytes + HEADER_SLACK;
                     if self.header.len() > max {
-                        sink.diag(Label::LimitExceeded, format!("a Harmony message header ran past {max} bytes; released as text"), None);
-                        return Step::reject(i);
+                        return Step::reject_with(i, CallError::Limit(format!("a Harmony message header ran past {max} bytes; released as text")));
                     }
                     match found {
                         Some(idx) if self.header_set.act(idx) == MESSAGE => {

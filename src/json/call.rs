@@ -17,7 +17,7 @@
 //!   reported.
 
 use crate::prelude::*;
-use crate::reader::{Reader, Status, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
 use crate::json::unescape;
@@ -76,16 +76,14 @@ pub(crate) fn skip_ws(input: &str, mut i: usize) -> usize {
     i
 }
 
-fn describe(e: JsonError) -> String {
+/// The error a JSON scanner error means for a call.
+pub(crate) fn describe(e: JsonError) -> CallError {
     match e {
-        JsonError::Unexpected(b) if b.is_ascii_graphic() => format!("unexpected `{}`", b as char),
-        JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
-        JsonError::TooDeep => DEPTH.to_string(),
+        JsonError::Unexpected(b) if b.is_ascii_graphic() => CallError::Malformed(format!("unexpected `{}`", b as char)),
+        JsonError::Unexpected(b) => CallError::Malformed(format!("unexpected byte 0x{b:02x}")),
+        JsonError::TooDeep => CallError::Limit("nesting deeper than the maxDepth limit".into()),
     }
 }
-
-/// The message of a `max_depth` error.
-const DEPTH: &str = "nesting deeper than the maxDepth limit";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Outer {
@@ -167,14 +165,14 @@ impl CallsReader {
     fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
         self.consumed += used;
         self.st = Outer::Done;
+        let error = CallError::Malformed(msg.to_string());
         if self.calls == 0 && !sink.in_call() {
             if self.consumed > 0 && !self.bare {
-                sink.diag(Label::MalformedJson, msg.to_string(), None);
+                return Step::reject_with(used, error);
             }
             return Step::reject(used);
         }
-        sink.diag(Label::MalformedJson, msg.to_string(), None);
-        Step::done(used)
+        Step::fail(used, error, sink)
     }
 }
 
@@ -238,6 +236,7 @@ impl Reader for CallsReader {
                     let Some(obj) = self.obj.as_mut() else { return self.fail(i, sink, "internal") };
                     let step = obj.feed(&input[i..], eof, sink);
                     i += step.used;
+                    let error = step.error;
                     match step.status {
                         Status::Partial => {
                             self.consumed += i;
@@ -253,7 +252,7 @@ impl Reader for CallsReader {
                             if failed {
                                 self.st = Outer::Done;
                                 self.consumed += i;
-                                return Step::done(i);
+                                return Step { used: i, status: Status::Done, error };
                             }
                             self.st = if in_array {
                                 Outer::ArrAfter
@@ -270,6 +269,9 @@ impl Reader for CallsReader {
                             if in_array && nameless {
                                 // A complete element without a tool name is skipped (as vLLM's
                                 // Mistral parser does): its bytes are text, the array goes on.
+                                if let Some(e) = error {
+                                    sink.diag(e.label(), e.message(), None);
+                                }
                                 if self.calls == 0 {
                                     self.skipped = pre + &raw;
                                 } else {
@@ -281,9 +283,12 @@ impl Reader for CallsReader {
                             if self.calls == 0 {
                                 self.consumed += i;
                                 self.st = Outer::Done;
-                                return Step::reject(i);
+                                return Step { used: i, status: Status::Reject, error };
                             }
                             // A later element that is not a call: its bytes are text.
+                            if let Some(e) = error {
+                                sink.diag(e.label(), e.message(), None);
+                            }
                             sink.text(&self.gap);
                             sink.text(&raw);
                             self.st = Outer::Done;
@@ -356,11 +361,9 @@ impl CallsReader {
     fn at_eof(&mut self, i: usize, sink: &mut Sink) -> Step {
         self.st = Outer::Done;
         if self.calls == 0 {
-            sink.diag(Label::Truncation, "the output ended inside a tool-call array", None);
-            return Step::reject(i);
+            return Step::reject_with(i, CallError::Truncated("the output ended inside a tool-call array".into()));
         }
-        sink.diag(Label::Truncation, "the output ended before the tool-call array closed", None);
-        Step::done(i)
+        Step::fail(i, CallError::Truncated("the output ended before the tool-call array closed".into()), sink)
     }
 }
 
@@ -472,28 +475,25 @@ impl WrapperReader {
     }
 
     /// An error at `input[i]`: reject if nothing was started, else end the call.
-    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, msg: String) -> Step {
+    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, error: CallError) -> Step {
         self.st = W::Done;
         self.failed = true;
-        // A configured limit (depth, name and key length) is `limit_exceeded`, not malformed JSON.
-        let label = if [DEPTH, "tool name too long", "key too long"].contains(&msg.as_str()) { Label::LimitExceeded } else { Label::MalformedJson };
         if !self.committed {
             self.raw.push_str(&input[..i]);
             // A bare `{` in prose that is not a call is just text.
-            if !(self.strict && self.keys <= 1 && self.name.is_none()) {
-                sink.diag(label, format!("not a valid tool call: {msg}"), None);
+            if self.strict && self.keys <= 1 && self.name.is_none() {
+                return Step::reject(i);
             }
-            return Step::reject(i);
+            return Step::reject_with(i, error.prefixed("not a valid tool call: "));
         }
-        if sink.in_call() {
-            if self.args_done {
-                sink.end_call();
-                sink.diag(Label::MalformedJson, format!("malformed call object after the arguments: {msg}"), None);
-            } else {
-                sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
-            }
+        if !sink.in_call() {
+            return Step::done(i);
         }
-        Step::done(i)
+        if self.args_done {
+            sink.end_call();
+            return Step::fail(i, CallError::Malformed(format!("malformed call object after the arguments: {}", error.message())), sink);
+        }
+        Step::fail(i, error.map(|m| format!("malformed arguments ({m}); closed")), sink)
     }
 
     /// The object closed at `input[i]` (the `}`), or the input ended.
@@ -520,7 +520,7 @@ impl WrapperReader {
                 self.failed = true;
                 if !(self.strict && self.name.is_none() && !self.args_seen) {
                     self.nameless = true;
-                    sink.diag(Label::MalformedJson, "a call object without a tool name".to_string(), None);
+                    return Step::reject_with(i, CallError::Malformed("a call object without a tool name".into()));
                 }
                 return Step::reject(i);
             }
@@ -557,9 +557,8 @@ impl WrapperReader {
         if !self.committed && step.status == Status::Partial {
             self.raw.push_str(&input[..step.used]);
             if capped {
-                sink.diag(Label::LimitExceeded, "a call object stayed undecided too long; released as text", None);
                 self.failed = true;
-                return Step::reject(step.used);
+                return Step::reject_with(step.used, CallError::Limit("a call object stayed undecided too long; released as text".into()));
             }
         }
         step
@@ -583,7 +582,7 @@ impl WrapperReader {
                         continue;
                     }
                     if bytes[i] != b'{' {
-                        return self.error(input, i, sink, "expected `{`".into());
+                        return self.error(input, i, sink, CallError::Malformed("expected `{`".into()));
                     }
                     i += 1;
                     self.st = W::Key { first: true };
@@ -615,10 +614,10 @@ impl WrapperReader {
                         } else if b == b'"' {
                             break;
                         } else if b < 0x20 {
-                            return self.error(input, i, sink, "control character in a key".into());
+                            return self.error(input, i, sink, CallError::Malformed("control character in a key".into()));
                         }
                         if let Some(at) = crate::limits::crossing(input, start, i + 1, self.key.len(), sink.limits.max_name_bytes) {
-                            return self.error(input, at, sink, "key too long".into());
+                            return self.error(input, at, sink, CallError::Limit("key too long".into()));
                         }
                         i += 1;
                     }
@@ -635,7 +634,7 @@ impl WrapperReader {
                         continue;
                     }
                     if bytes[i] != b':' {
-                        return self.error(input, i, sink, "expected `:`".into());
+                        return self.error(input, i, sink, CallError::Malformed("expected `:`".into()));
                     }
                     i += 1;
                     self.st = W::ValueStart;
@@ -649,7 +648,7 @@ impl WrapperReader {
                     let mut role = self.classify_key();
                     if self.strict && self.keys == 1 && role == Role::Skip {
                         // Ordinary JSON in prose.
-                        return self.error(input, i, sink, "not a call object".into());
+                        return self.error(input, i, sink, CallError::Malformed("not a call object".into()));
                     }
                     if self.wrapper.key_is_name && role == Role::Args {
                         self.name = unescape(&self.key);
@@ -658,7 +657,7 @@ impl WrapperReader {
                     match role {
                         Role::Name => {
                             if b != b'"' {
-                                return self.error(input, i, sink, "the tool name is not a string".into());
+                                return self.error(input, i, sink, CallError::Malformed("the tool name is not a string".into()));
                             }
                             self.name_raw.clear();
                             self.name_len = 0;
@@ -682,7 +681,7 @@ impl WrapperReader {
                                     self.args_buf = Some(String::new());
                                 }
                             } else {
-                                return self.error(input, i, sink, "the arguments are not an object".into());
+                                return self.error(input, i, sink, CallError::Malformed("the arguments are not an object".into()));
                             }
                         }
                         _ => self.sc = JsonScanner::new(Expect::Any, depth),
@@ -694,7 +693,7 @@ impl WrapperReader {
                     let rest = &input[i..];
                     match self.role {
                         Role::ArgsString => {
-                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, "internal".into()) };
+                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, CallError::Malformed("internal".into())) };
                             self.scratch.clear();
                             let (used, r) = sa.feed(rest, &mut self.scratch);
                             let started = sa.started();
@@ -720,8 +719,7 @@ impl WrapperReader {
                                     self.st = W::Done;
                                     self.failed = true;
                                     self.raw.push_str(&input[..i]);
-                                    sink.diag(Label::EscapingError, format!("arguments are a string that does not hold a JSON object: {msg}"), None);
-                                    return Step::reject(i);
+                                    return Step::reject_with(i, CallError::Escaping(format!("arguments are a string that does not hold a JSON object: {}", msg.message())));
                                 }
                             }
                         }
@@ -752,7 +750,7 @@ impl WrapperReader {
                             }
                             self.name_len += if role == Role::Name { used } else { 0 };
                             if role == Role::Name && self.name_len > sink.limits.max_name_bytes + 2 {
-                                return self.error(input, i + used, sink, "tool name too long".into());
+                                return self.error(input, i + used, sink, CallError::Limit("tool name too long".into()));
                             }
                             i += used;
                             match r {
@@ -806,7 +804,7 @@ impl WrapperReader {
         if !self.committed {
             self.raw.push_str(&input[..i]);
             if !self.raw.trim().is_empty() && !(self.strict && self.keys == 0) {
-                sink.diag(Label::Truncation, "the output ended inside a tool call".to_string(), None);
+                return Step::reject_with(i, CallError::Truncated("the output ended inside a tool call".into()));
             }
             return Step::reject(i);
         }
@@ -844,12 +842,12 @@ impl StringArgs {
 
     /// Feeds the inner scanner with decoded text; output (inner JSON) goes to `out`. An error
     /// comes with the bytes of `s` read before the offending one.
-    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, String)> {
+    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, CallError)> {
         let trailing = |s: &str| s.bytes().position(|b| !is_ws(b));
         if self.inner.is_done() {
             return match trailing(s) {
                 None => Ok(()),
-                Some(at) => Err((at, "text after the arguments object".into())),
+                Some(at) => Err((at, CallError::Malformed("text after the arguments object".into()))),
             };
         }
         let (used, r) = self.inner.feed(s, Some(out));
@@ -857,14 +855,14 @@ impl StringArgs {
             Err(e) => Err((used, describe(e))),
             Ok(Progress::Done) => match trailing(&s[used..]) {
                 None => Ok(()),
-                Some(at) => Err((used + at, "text after the arguments object".into())),
+                Some(at) => Err((used + at, CallError::Malformed("text after the arguments object".into()))),
             },
             Ok(_) => Ok(()),
         }
     }
 
     /// Returns (bytes used, Ok(true) when the string closed).
-    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, String>) {
+    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, CallError>) {
         let bytes = input.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -891,7 +889,7 @@ impl StringArgs {
                     if bytes[i] == b'"' {
                         i += 1;
                         if !self.inner.is_done() {
-                            return (i, Err("the string ended before the object did".into()));
+                            return (i, Err(CallError::Malformed("the string ended before the object did".into())));
                         }
                         return (i, Ok(true));
                     }
@@ -915,7 +913,7 @@ impl StringArgs {
                             i += 1;
                             continue;
                         }
-                        _ => return (i, Err("invalid escape in the arguments string".into())),
+                        _ => return (i, Err(CallError::Malformed("invalid escape in the arguments string".into()))),
                     };
                     i += 1;
                     self.esc = ESC_NONE;
@@ -926,7 +924,7 @@ impl StringArgs {
                 }
                 _ => {
                     let Some(d) = (bytes[i] as char).to_digit(16) else {
-                        return (i, Err("invalid \\u escape in the arguments string".into()));
+                        return (i, Err(CallError::Malformed("invalid \\u escape in the arguments string".into())));
                     };
                     self.u = self.u * 16 + d;
                     self.un += 1;

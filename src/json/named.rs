@@ -6,7 +6,7 @@
 //! rejected (its bytes become text).
 
 use crate::prelude::*;
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
@@ -98,11 +98,8 @@ impl RawArgs {
             }
             Ok(Progress::More) => (used, false),
             Err(e) => {
-                let (label, what) = match e {
-                    crate::json::scanner::JsonError::TooDeep => (Label::LimitExceeded, "nesting deeper than the maxDepth limit".to_string()),
-                    crate::json::scanner::JsonError::Unexpected(b) => (Label::MalformedJson, format!("unexpected byte 0x{b:02x}")),
-                };
-                sink.end_call_incomplete(label, &format!("malformed arguments ({what}); closed"));
+                let error = crate::json::call::describe(e).map(|m| format!("malformed arguments ({m}); closed"));
+                sink.end_call_incomplete(error.label(), error.message());
                 (used, true)
             }
         }
@@ -129,6 +126,14 @@ fn set(markers: &[&str]) -> MarkerSet {
 }
 
 impl NamedReader {
+    /// Not a call after all: a payload-level error when a name was read, plain text otherwise.
+    fn not_a_call(&self, used: usize, message: String) -> Step {
+        if self.name.trim().is_empty() {
+            return Step::reject(used);
+        }
+        Step::reject_with(used, CallError::Malformed(message))
+    }
+
     pub fn new(cfg: &'static NamedJson) -> Self {
         NamedReader {
             cfg,
@@ -204,14 +209,13 @@ impl NamedReader {
 }
 
 /// After `rest[..added]` was appended to `name`: when the name is now over `max_name_bytes`,
-/// reports it and returns where in `rest` it crossed the limit (the reject point, the same
-/// byte whatever the chunking).
-fn name_overflow(name: &str, rest: &str, added: usize, sink: &mut Sink) -> Option<usize> {
+/// the reject step: at the byte of `rest` (offset by `at`) where it crossed the limit, the same
+/// byte whatever the chunking.
+fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -> Option<Step> {
     let max = sink.limits.max_name_bytes;
     let over = name.len().checked_sub(max).filter(|&o| o > 0)?;
     let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
-    sink.diag(Label::LimitExceeded, msg, None);
-    Some(crate::text::floor_char_boundary(rest, added.saturating_sub(over)))
+    Some(Step::reject_with(at + crate::text::floor_char_boundary(rest, added.saturating_sub(over)), CallError::Limit(msg)))
 }
 
 /// Bytes of the call type before the type separator (DeepSeek V3's `function`).
@@ -256,8 +260,8 @@ impl Reader for NamedReader {
                         (_, None) => (rest.len(), None),
                     };
                     self.name.push_str(&rest[..text_end]);
-                    if let Some(at) = name_overflow(&self.name, rest, text_end, sink) {
-                        return Step::reject(i + at);
+                    if let Some(step) = name_overflow(&self.name, rest, i, text_end, sink) {
+                        return step;
                     }
                     match next {
                         Some(n) => {
@@ -297,17 +301,10 @@ impl Reader for NamedReader {
                         }
                     };
                     if bytes[k] != b'{' && !empty {
-                        if !self.name.trim().is_empty() {
-                            sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
-                        }
-                        return Step::reject(j);
+                        return self.not_a_call(j, format!("tool `{}` is not followed by a JSON object", self.name.trim()));
                     }
                     if !self.begin_args(sink) {
-                        if !self.name.trim().is_empty() {
-                            let msg = format!("`{}` is not a valid call header; the call is text", self.name.trim());
-                            sink.diag(Label::MalformedJson, msg, None);
-                        }
-                        return Step::reject(j);
+                        return self.not_a_call(j, format!("`{}` is not a valid call header; the call is text", self.name.trim()));
                     }
                     i = k;
                     if empty {
@@ -510,8 +507,8 @@ impl Reader for MistralReader {
                         }
                     }
                     self.name.push_str(&rest[..end]);
-                    if let Some(at) = name_overflow(&self.name, rest, end, sink) {
-                        return Step::reject(i + at);
+                    if let Some(step) = name_overflow(&self.name, rest, i, end, sink) {
+                        return step;
                     }
                     i += end;
                     if i == bytes.len() && !eof {
@@ -574,8 +571,7 @@ impl Reader for MistralReader {
                     let max = sink.limits.max_name_bytes;
                     if let Some(over) = self.id.len().checked_sub(max).filter(|&o| o > 0) {
                         let msg = format!("a [CALL_ID] id ran past the {max}-byte maxNameBytes limit; released as text");
-                        sink.diag(Label::LimitExceeded, msg, None);
-                        return Step::reject(i + crate::text::floor_char_boundary(rest, end - over));
+                        return Step::reject_with(i + crate::text::floor_char_boundary(rest, end - over), CallError::Limit(msg));
                     }
                     i += end;
                     if i == bytes.len() && !eof {
@@ -602,10 +598,10 @@ impl Reader for MistralReader {
                         return Step::done(i);
                     }
                     if bytes[i] != b'{' {
-                        if !self.name.trim().is_empty() {
-                            sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
+                        if self.name.trim().is_empty() {
+                            return Step::reject(i);
                         }
-                        return Step::reject(i);
+                        return Step::reject_with(i, CallError::Malformed(format!("tool `{}` is not followed by a JSON object", self.name.trim())));
                     }
                     self.start(sink);
                     self.st = M::Args;
@@ -618,7 +614,7 @@ impl Reader for MistralReader {
                 M::Inner => {
                     let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
                     let step = inner.feed(&input[i..], eof, sink);
-                    return Step { used: i + step.used, status: step.status };
+                    return step.shifted(i);
                 }
             }
         }

@@ -28,6 +28,7 @@ use crate::event::Label;
 use crate::json::{push_escaped, push_json_string};
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
+use crate::reader::CallError;
 
 /// Whitespace read ahead (unconsumed) while deciding what the next character means.
 pub const WS_AHEAD: usize = 64;
@@ -131,7 +132,7 @@ pub enum Status {
     /// A stop marker (the family's end marker) came before the arguments closed; not consumed.
     Stopped,
     /// The input is not valid here (the byte at `used` was not consumed).
-    Failed(Label, String),
+    Failed(CallError),
 }
 
 /// See the module docs.
@@ -299,7 +300,7 @@ impl Values {
 
     fn push(&mut self, kind: Kind, close: u8, sink: &mut Sink) -> Result<(), Status> {
         if self.stack.len() > sink.limits.max_depth {
-            return Err(Status::Failed(Label::LimitExceeded, format!("nesting deeper than {}", sink.limits.max_depth)));
+            return Err(Status::Failed(CallError::Limit(format!("nesting deeper than {}", sink.limits.max_depth))));
         }
         let mut f = Frame::new(kind, close, if kind == Kind::Obj { At::Key } else { At::Value });
         match kind {
@@ -539,7 +540,7 @@ impl Values {
         let mut i = 0;
         loop {
             if self.overflow {
-                return (i, Status::Failed(Label::LimitExceeded, format!("a value needed more than {} bytes of buffer", sink.limits.max_buffer_bytes)));
+                return (i, Status::Failed(CallError::Limit(format!("a value needed more than {} bytes of buffer", sink.limits.max_buffer_bytes))));
             }
             if self.stack.is_empty() {
                 return (i, Status::Closed);
@@ -756,7 +757,7 @@ impl Values {
             i += 1;
         }
         if let Some(at) = crate::limits::crossing(input, start, i, self.buf.len(), sink.limits.max_name_bytes) {
-            return Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
+            return Err(Halt::Stop(at, Status::Failed(CallError::Limit("identifier too long".into()))));
         }
         self.buf.push_str(&input[start..i]);
         if i == bytes.len() && !eof {
@@ -816,7 +817,7 @@ impl Values {
             }
             // Decided at the byte that crosses the limit, whatever the chunking.
             if self.buf.len() >= sink.limits.max_name_bytes {
-                return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "number too long".into())));
+                return Err(Halt::Stop(i, Status::Failed(CallError::Limit("number too long".into()))));
             }
             // Number bytes are ASCII (the first was checked by `start_value`).
             self.buf.push(b as char);
@@ -977,7 +978,7 @@ impl Values {
         // Over `maxNameBytes` once `n` more bytes from `start` join the key.
         let (start, held, max) = (i, self.buf.len(), sink.limits.max_name_bytes);
         let too_long = |n: usize| match crate::limits::crossing(input, start, start + n, held, max) {
-            Some(at) => Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "key too long".into()))),
+            Some(at) => Err(Halt::Stop(at, Status::Failed(CallError::Limit("key too long".into())))),
             None => Ok(()),
         };
         let done = if quoted {
@@ -1043,7 +1044,7 @@ enum Halt {
 }
 
 fn fail(i: usize, msg: String) -> Halt {
-    Halt::Stop(i, Status::Failed(Label::MalformedJson, msg))
+    Halt::Stop(i, Status::Failed(CallError::Malformed(msg)))
 }
 
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {

@@ -25,7 +25,7 @@ use crate::prelude::*;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::text::floor_char_boundary;
 use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
@@ -206,8 +206,9 @@ impl XmlReader {
         ok.then(|| n.to_string())
     }
 
-    /// Appends text-name bytes. `Err(at)`: `s[at..]` cannot be part of a name.
-    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), usize> {
+    /// Appends text-name bytes. `Err(at, error)`: `s[at..]` cannot be part of a name (`error`:
+    /// why, when it is a limit).
+    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
         for (at, c) in s.char_indices() {
             if c.is_whitespace() {
                 if self.name_phase == 1 {
@@ -221,11 +222,10 @@ impl XmlReader {
             }
             let bad = self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c);
             if bad {
-                return Err(at);
+                return Err((at, None));
             }
             if self.buf.len() + self.name_ws.len() + c.len_utf8() > sink.limits.max_name_bytes {
-                name_too_long(sink);
-                return Err(at);
+                return Err((at, Some(name_too_long(sink))));
             }
             self.name_phase = 1;
             self.buf.push_str(&self.name_ws);
@@ -404,9 +404,8 @@ fn untyped(key: &str, sink: &Sink) -> bool {
 }
 
 /// A call's name is longer than `max_name_bytes`: the markup comes back as text.
-fn name_too_long(sink: &mut Sink) {
-    let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
-    sink.diag(crate::event::Label::LimitExceeded, msg, None);
+fn name_too_long(sink: &Sink) -> CallError {
+    CallError::Limit(format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes))
 }
 
 impl Reader for XmlReader {
@@ -454,7 +453,7 @@ impl Reader for XmlReader {
                             let Some(name) = self.tag_name(sink) else {
                                 let ident = header::parse(&self.buf, true).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
-                                    name_too_long(sink);
+                                    return Step::reject_with(i + at, name_too_long(sink));
                                 }
                                 return Step::reject(i + at);
                             };
@@ -488,8 +487,8 @@ impl Reader for XmlReader {
                 }
                 St::Name => match self.sets.name.find(rest, eof) {
                     Hit::Found { at, idx } => {
-                        if let Err(bad) = self.name_text(&rest[..at], sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         let c = code(&self.sets.name, idx);
                         if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) || !self.name_confirmed(c, sink) {
@@ -503,14 +502,14 @@ impl Reader for XmlReader {
                         self.start(&name, sink);
                     }
                     Hit::Hold { at } => {
-                        if let Err(bad) = self.name_text(&rest[..at], sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         return Step::partial(i + at);
                     }
                     Hit::None => {
-                        if let Err(bad) = self.name_text(rest, sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(rest, sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         if eof {
                             return Step::reject(input.len());

@@ -16,7 +16,7 @@
 use crate::prelude::*;
 use super::value::{self, ParamValue};
 use super::{code, header, Gap};
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::text::floor_char_boundary;
 use crate::event::Label;
 use crate::json::ObjectWriter;
@@ -78,6 +78,8 @@ pub struct M3Reader {
     /// Every element of the current tree matched its schema.
     coerced_ok: bool,
     gap: Gap,
+    /// What broke the call (reported when it ended), for the `Done` step.
+    failure: Option<CallError>,
 }
 
 fn add_tags(s: &mut MarkerSet) {
@@ -109,6 +111,7 @@ impl M3Reader {
             tree_bytes: 0,
             coerced_ok: true,
             gap: Gap::default(),
+            failure: None,
         }
     }
 
@@ -125,7 +128,9 @@ impl M3Reader {
 
     fn malformed(&mut self, sink: &mut Sink, msg: &str) {
         self.value = None;
-        sink.end_call_incomplete(Label::MalformedJson, msg);
+        let error = CallError::Malformed(msg.into());
+        sink.end_call_incomplete(error.label(), error.message());
+        self.failure = Some(error);
         self.st = St::Done;
     }
 
@@ -309,6 +314,16 @@ fn frame_value(f: Frame, root: &Value) -> Value {
 
 impl Reader for M3Reader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let mut step = self.feed_call(input, eof, sink);
+        if step.status == Status::Done && step.error.is_none() {
+            step.error = self.failure.take();
+        }
+        step
+    }
+}
+
+impl M3Reader {
+    fn feed_call(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
         loop {
             let rest = &input[i..];

@@ -131,7 +131,7 @@ impl Reader for XtmlReader {
                 },
                 St::Call(call) => {
                     let step = call.feed(rest, eof, sink);
-                    return Step { used: i + step.used.min(rest.len()), status: step.status };
+                    return step.shifted(i);
                 }
             }
         }
