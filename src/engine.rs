@@ -168,7 +168,8 @@ impl Engine {
         self.buf.len()
     }
 
-    /// The most `held_len` can be (contract invariant 5): the longest marker, plus the bounded
+    /// The most `held_len` can be (text is held only while it may start a marker): the longest
+    /// marker, plus the bounded
     /// look-ahead readers use between parts of a payload (`READER_LOOKAHEAD`).
     pub fn hold_bound(&self) -> usize {
         [&self.content, &self.thinking, &self.section_set, &self.orphan_end_set].iter().map(|s| s.longest()).max().unwrap_or(0)

@@ -3,7 +3,7 @@
 //! Readers report text, calls and argument fragments here; the sink turns them into events,
 //! merges adjacent text, numbers calls, makes ids, and checks every argument fragment with a
 //! JSON scanner. Whatever a reader does, a call's fragments concatenate to one valid JSON object
-//! (contract invariant 2): a fragment that would break that is refused with a diagnostic, and an
+//! (arguments are append-only): a fragment that would break that is refused with a diagnostic, and an
 //! unfinished object is completed (append-only) when the call ends.
 
 use crate::prelude::*;

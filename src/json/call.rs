@@ -85,8 +85,9 @@ pub(crate) fn describe(e: JsonError) -> CallError {
     }
 }
 
+/// Which part of a list of call objects (array, sequence) the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outer {
+enum ListPart {
     Begin,
     /// After `[` or `,` in an array: a call object (or `]` right after `[`).
     ArrItem { first: bool },
@@ -106,7 +107,7 @@ pub struct CallsReader {
     collapse: bool,
     /// An array opened where one object was expected (each extra element is a collapse).
     collapsed_array: bool,
-    st: Outer,
+    part: ListPart,
     obj: Option<WrapperReader>,
     /// Calls this reader completed.
     calls: usize,
@@ -130,7 +131,7 @@ impl CallsReader {
             bare,
             collapse: !bare,
             collapsed_array: false,
-            st: Outer::Begin,
+            part: ListPart::Begin,
             obj: None,
             calls: 0,
             consumed: 0,
@@ -164,7 +165,7 @@ impl CallsReader {
 
     fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
         self.consumed += used;
-        self.st = Outer::Done;
+        self.part = ListPart::Done;
         let error = CallError::Malformed(msg.to_string());
         if self.calls == 0 && !sink.in_call() {
             if self.consumed > 0 && !self.bare {
@@ -181,9 +182,9 @@ impl Reader for CallsReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            match self.st {
-                Outer::Done => return Step::done(i),
-                Outer::Begin => {
+            match self.part {
+                ListPart::Done => return Step::done(i),
+                ListPart::Begin => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if eof {
@@ -199,16 +200,16 @@ impl Reader for CallsReader {
                     if b == b'[' && array_ok {
                         i += 1;
                         self.collapsed_array = self.shape == JsonShape::Object;
-                        self.st = Outer::ArrItem { first: true };
+                        self.part = ListPart::ArrItem { first: true };
                     } else if b == b'{' && object_ok {
                         self.obj = Some(self.object(self.bare));
-                        self.st = Outer::InObj { in_array: false };
+                        self.part = ListPart::InObj { in_array: false };
                     } else {
                         self.consumed += i;
                         return Step::reject(i);
                     }
                 }
-                Outer::ArrItem { first } => {
+                ListPart::ArrItem { first } => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if eof {
@@ -220,19 +221,19 @@ impl Reader for CallsReader {
                     match bytes[i] {
                         b']' if first => {
                             i += 1;
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                         }
                         b'{' => {
                             let mut obj = self.object(self.bare && self.calls == 0);
                             obj.fused = self.collapsed_array && !first;
                             obj.pre_text = core::mem::take(&mut self.skipped);
                             self.obj = Some(obj);
-                            self.st = Outer::InObj { in_array: true };
+                            self.part = ListPart::InObj { in_array: true };
                         }
                         _ => return self.fail(i, sink, "expected a call object in the array"),
                     }
                 }
-                Outer::InObj { in_array } => {
+                ListPart::InObj { in_array } => {
                     let Some(obj) = self.obj.as_mut() else { return self.fail(i, sink, "internal") };
                     let step = obj.feed(&input[i..], eof, sink);
                     i += step.used;
@@ -250,16 +251,16 @@ impl Reader for CallsReader {
                             let failed = obj.failed;
                             self.obj = None;
                             if failed {
-                                self.st = Outer::Done;
+                                self.part = ListPart::Done;
                                 self.consumed += i;
                                 return Step { used: i, status: Status::Done, error };
                             }
-                            self.st = if in_array {
-                                Outer::ArrAfter
+                            self.part = if in_array {
+                                ListPart::ArrAfter
                             } else if matches!(self.shape, JsonShape::Sequence(_)) || self.collapse {
-                                Outer::Next
+                                ListPart::Next
                             } else {
-                                Outer::Done
+                                ListPart::Done
                             };
                         }
                         Status::Reject => {
@@ -277,12 +278,12 @@ impl Reader for CallsReader {
                                 } else {
                                     sink.text(&raw);
                                 }
-                                self.st = Outer::ArrAfter;
+                                self.part = ListPart::ArrAfter;
                                 continue;
                             }
                             if self.calls == 0 {
                                 self.consumed += i;
-                                self.st = Outer::Done;
+                                self.part = ListPart::Done;
                                 return Step { used: i, status: Status::Reject, error };
                             }
                             // A later element that is not a call: its bytes are text.
@@ -291,13 +292,13 @@ impl Reader for CallsReader {
                             }
                             sink.text(&self.gap);
                             sink.text(&raw);
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                             self.consumed += i;
                             return Step::done(i);
                         }
                     }
                 }
-                Outer::ArrAfter => {
+                ListPart::ArrAfter => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if eof {
@@ -309,11 +310,11 @@ impl Reader for CallsReader {
                     match bytes[i] {
                         b',' => {
                             i += 1;
-                            self.st = Outer::ArrItem { first: false };
+                            self.part = ListPart::ArrItem { first: false };
                         }
                         b']' => {
                             i += 1;
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                             if self.calls == 0 && !self.skipped.is_empty() {
                                 // No element was a call: the whole array is text.
                                 self.consumed += i;
@@ -323,25 +324,25 @@ impl Reader for CallsReader {
                         _ => return self.fail(i, sink, "expected `,` or `]` after a call object"),
                     }
                 }
-                Outer::Next => {
+                ListPart::Next => {
                     // Look ahead (bounded) for `ws [sep] ws {` without consuming unless it matches.
                     let sep = if let JsonShape::Sequence(sep) = self.shape { sep } else { b',' };
                     let j = skip_ws(input, i);
                     let k = if j < bytes.len() && bytes[j] == sep { skip_ws(input, j + 1) } else { j };
                     if k - i > 2 * 64 + 1 {
-                        self.st = Outer::Done;
+                        self.part = ListPart::Done;
                         continue;
                     }
                     if k == bytes.len() {
                         if eof {
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                             continue;
                         }
                         self.consumed += i;
                         return Step::partial(i);
                     }
                     if bytes[k] != b'{' {
-                        self.st = Outer::Done;
+                        self.part = ListPart::Done;
                         continue;
                     }
                     self.gap.clear();
@@ -350,7 +351,7 @@ impl Reader for CallsReader {
                     let mut obj = self.object(self.bare);
                     obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
                     self.obj = Some(obj);
-                    self.st = Outer::InObj { in_array: false };
+                    self.part = ListPart::InObj { in_array: false };
                 }
             }
         }
@@ -359,7 +360,7 @@ impl Reader for CallsReader {
 
 impl CallsReader {
     fn at_eof(&mut self, i: usize, sink: &mut Sink) -> Step {
-        self.st = Outer::Done;
+        self.part = ListPart::Done;
         if self.calls == 0 {
             return Step::reject_with(i, CallError::Truncated("the output ended inside a tool-call array".into()));
         }
@@ -367,8 +368,9 @@ impl CallsReader {
     }
 }
 
+/// Which part of a call object the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum W {
+enum ObjectPart {
     Open,
     /// After `{` (`first`) or `,`: a key (or `}` when first).
     Key { first: bool },
@@ -394,7 +396,7 @@ struct WrapperReader {
     wrapper: Wrapper,
     /// Opened by a bare `{` in prose: the first key must be a call key.
     strict: bool,
-    st: W,
+    part: ObjectPart,
     sc: JsonScanner,
     key: String,
     key_escape: bool,
@@ -430,7 +432,7 @@ impl WrapperReader {
         WrapperReader {
             wrapper,
             strict,
-            st: W::Open,
+            part: ObjectPart::Open,
             sc: JsonScanner::new(Expect::Any, 1),
             key: String::new(),
             key_escape: false,
@@ -476,7 +478,7 @@ impl WrapperReader {
 
     /// An error at `input[i]`: reject if nothing was started, else end the call.
     fn error(&mut self, input: &str, i: usize, sink: &mut Sink, error: CallError) -> Step {
-        self.st = W::Done;
+        self.part = ObjectPart::Done;
         self.failed = true;
         if !self.committed {
             self.raw.push_str(&input[..i]);
@@ -498,7 +500,7 @@ impl WrapperReader {
 
     /// The object closed at `input[i]` (the `}`), or the input ended.
     fn close(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
-        self.st = W::Done;
+        self.part = ObjectPart::Done;
         if !self.committed {
             if self.strict && !self.args_seen {
                 // `{"name": "x"}` in prose: ordinary JSON, not a call.
@@ -568,15 +570,15 @@ impl WrapperReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            if i == bytes.len() && !matches!(self.st, W::Done) {
+            if i == bytes.len() && !matches!(self.part, ObjectPart::Done) {
                 if !eof {
                     return Step::partial(i);
                 }
                 return self.at_eof(input, i, sink);
             }
-            match self.st {
-                W::Done => return Step::done(i),
-                W::Open => {
+            match self.part {
+                ObjectPart::Done => return Step::done(i),
+                ObjectPart::Open => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
@@ -585,9 +587,9 @@ impl WrapperReader {
                         return self.error(input, i, sink, CallError::Malformed("expected `{`".into()));
                     }
                     i += 1;
-                    self.st = W::Key { first: true };
+                    self.part = ObjectPart::Key { first: true };
                 }
-                W::Key { first } => {
+                ObjectPart::Key { first } => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
@@ -597,13 +599,13 @@ impl WrapperReader {
                             i += 1;
                             self.key.clear();
                             self.key_escape = false;
-                            self.st = W::KeyStr;
+                            self.part = ObjectPart::KeyStr;
                         }
                         b'}' if first => return self.close(input, i + 1, sink),
                         b => return self.error(input, i, sink, describe(JsonError::Unexpected(b))),
                     }
                 }
-                W::KeyStr => {
+                ObjectPart::KeyStr => {
                     let start = i;
                     while i < bytes.len() {
                         let b = bytes[i];
@@ -625,10 +627,10 @@ impl WrapperReader {
                     if i < bytes.len() {
                         i += 1;
                         self.keys += 1;
-                        self.st = W::Colon;
+                        self.part = ObjectPart::Colon;
                     }
                 }
-                W::Colon => {
+                ObjectPart::Colon => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
@@ -637,9 +639,9 @@ impl WrapperReader {
                         return self.error(input, i, sink, CallError::Malformed("expected `:`".into()));
                     }
                     i += 1;
-                    self.st = W::ValueStart;
+                    self.part = ObjectPart::ValueStart;
                 }
-                W::ValueStart => {
+                ObjectPart::ValueStart => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
@@ -687,9 +689,9 @@ impl WrapperReader {
                         _ => self.sc = JsonScanner::new(Expect::Any, depth),
                     }
                     self.role = role;
-                    self.st = W::Value;
+                    self.part = ObjectPart::Value;
                 }
-                W::Value => {
+                ObjectPart::Value => {
                     let rest = &input[i..];
                     match self.role {
                         Role::ArgsString => {
@@ -710,13 +712,13 @@ impl WrapperReader {
                                 Ok(false) => {}
                                 Ok(true) => {
                                     self.args_done = true;
-                                    self.st = W::After;
+                                    self.part = ObjectPart::After;
                                 }
                                 Err(msg) => {
                                     if self.committed {
                                         return self.error(input, i, sink, msg);
                                     }
-                                    self.st = W::Done;
+                                    self.part = ObjectPart::Done;
                                     self.failed = true;
                                     self.raw.push_str(&input[..i]);
                                     return Step::reject_with(i, CallError::Escaping(format!("arguments are a string that does not hold a JSON object: {}", msg.message())));
@@ -756,7 +758,7 @@ impl WrapperReader {
                             match r {
                                 Ok(Progress::More) => {}
                                 Ok(Progress::Done) => {
-                                    self.st = W::After;
+                                    self.part = ObjectPart::After;
                                     match role {
                                         Role::Name => {
                                             let body = &self.name_raw[1..self.name_raw.len() - 1];
@@ -774,7 +776,7 @@ impl WrapperReader {
                         }
                     }
                 }
-                W::After => {
+                ObjectPart::After => {
                     // A top-level number value ends here; let the scanner know.
                     i = skip_ws(input, i);
                     if i == bytes.len() {
@@ -783,7 +785,7 @@ impl WrapperReader {
                     match bytes[i] {
                         b',' => {
                             i += 1;
-                            self.st = W::Key { first: false };
+                            self.part = ObjectPart::Key { first: false };
                         }
                         b'}' => return self.close(input, i + 1, sink),
                         b => return self.error(input, i, sink, describe(JsonError::Unexpected(b))),
@@ -791,15 +793,15 @@ impl WrapperReader {
                 }
             }
             // A skipped number value ends only at the next byte: the scanner reported Done
-            // without consuming it, which `W::After` now reads.
+            // without consuming it, which `ObjectPart::After` now reads.
         }
     }
 
     fn at_eof(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
-        if self.st == W::Value && self.role == Role::Skip && self.sc.finish() {
-            self.st = W::After;
+        if self.part == ObjectPart::Value && self.role == Role::Skip && self.sc.finish() {
+            self.part = ObjectPart::After;
         }
-        self.st = W::Done;
+        self.part = ObjectPart::Done;
         self.failed = true;
         if !self.committed {
             self.raw.push_str(&input[..i]);

@@ -45,8 +45,9 @@ struct Frame {
     children: Vec<(String, Value)>,
 }
 
+/// Which part of a MiniMax-M3 call the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum Part {
     Header,
     Between,
     /// Reading an element name up to `>`.
@@ -60,7 +61,7 @@ enum St {
 
 /// Reads one MiniMax-M3 call; see the module docs.
 pub struct M3Reader {
-    st: St,
+    part: Part,
     /// Markers between parameters and inside trees.
     tags: MarkerSet,
     /// The header's end plus `tags`.
@@ -98,7 +99,7 @@ impl M3Reader {
         header_set.add(">", Act::Other(END));
         add_tags(&mut header_set);
         M3Reader {
-            st: St::Header,
+            part: Part::Header,
             tags,
             header_set,
             leaf_set: MarkerSet::new(),
@@ -117,13 +118,13 @@ impl M3Reader {
 
     fn close_call(&mut self, sink: &mut Sink) {
         value::close_call(&mut self.w, sink);
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     fn truncated(&mut self, sink: &mut Sink) {
         self.value = None;
         sink.end_call_truncated();
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     fn malformed(&mut self, sink: &mut Sink, msg: &str) {
@@ -131,7 +132,7 @@ impl M3Reader {
         let error = CallError::Malformed(msg.into());
         sink.end_call_incomplete(error.label(), error.message());
         self.failure = Some(error);
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     /// The declared schema of parameter `key` of the open call (and its root).
@@ -153,7 +154,7 @@ impl M3Reader {
         self.frames = vec![Frame { name: self.key.clone(), schema, text: String::new(), children: Vec::new() }];
         self.tree_bytes = 0;
         self.coerced_ok = true;
-        self.st = if structured { St::Tree } else { St::Peek };
+        self.part = if structured { Part::Tree } else { Part::Peek };
     }
 
     fn begin_leaf(&mut self, sink: &mut Sink) {
@@ -167,7 +168,7 @@ impl M3Reader {
         let mut v = ParamValue::begin(&key, None, false, &mut self.w, sink);
         v.push(&text, &mut self.w, sink);
         self.value = Some(v);
-        self.st = St::Leaf;
+        self.part = Part::Leaf;
     }
 
     /// The element on top of the stack closed.
@@ -195,7 +196,7 @@ impl M3Reader {
                 self.w.key(&name, &mut s);
                 self.w.raw_value(&v.to_string(), &mut s);
                 sink.args(&s);
-                self.st = St::Between;
+                self.part = Part::Between;
             }
         }
     }
@@ -238,10 +239,10 @@ impl M3Reader {
                 });
                 let schema = schema.cloned();
                 self.frames.push(Frame { name, schema, text: String::new(), children: Vec::new() });
-                self.st = St::Tree;
+                self.part = Part::Tree;
             }
             (true, true) if self.frames.last().is_some_and(|f| f.name == name) => {
-                self.st = St::Tree;
+                self.part = Part::Tree;
                 self.close_frame(sink);
             }
             (true, _) => self.malformed(sink, &format!("closing tag `{name}` does not match; closed")),
@@ -327,9 +328,9 @@ impl M3Reader {
         let mut i = 0;
         loop {
             let rest = &input[i..];
-            match self.st {
-                St::Done => return Step::done(i),
-                St::Header => match self.header_set.find(rest, eof) {
+            match self.part {
+                Part::Done => return Step::done(i),
+                Part::Header => match self.header_set.find(rest, eof) {
                     hit if header_end(hit, rest) > (sink.limits.max_name_bytes + 256).saturating_sub(self.buf.len()) => {
                         let room = (sink.limits.max_name_bytes + 256).saturating_sub(self.buf.len());
                         return Step::reject(i + floor_char_boundary(rest, room));
@@ -343,7 +344,7 @@ impl M3Reader {
                         i += at;
                         sink.start_call(&name, None);
                         self.buf.clear();
-                        self.st = St::Between;
+                        self.part = Part::Between;
                         match code(&self.header_set, idx) {
                             END => i += 1,
                             STOP => {
@@ -365,8 +366,8 @@ impl M3Reader {
                         return Step::partial(input.len());
                     }
                 },
-                St::Between | St::Tree => {
-                    let tree = self.st == St::Tree;
+                Part::Between | Part::Tree => {
+                    let tree = self.part == Part::Tree;
                     match self.tags.find(rest, eof) {
                         Hit::Found { at, idx } => {
                             let (c, len) = (code(&self.tags, idx), self.tags.text(idx).len());
@@ -382,7 +383,7 @@ impl M3Reader {
                             match c {
                                 ENDTAG | OPENTAG => {
                                     i += len;
-                                    self.st = St::TagName { closing: c == ENDTAG };
+                                    self.part = Part::TagName { closing: c == ENDTAG };
                                 }
                                 _ if tree => {
                                     self.malformed(sink, "the call ended inside a parameter; closed");
@@ -424,7 +425,7 @@ impl M3Reader {
                         }
                     }
                 }
-                St::TagName { closing } => {
+                Part::TagName { closing } => {
                     let n = rest.bytes().position(|b| b == b'>' || b == b'<' || b.is_ascii_whitespace());
                     let end = n.unwrap_or(rest.len());
                     let room = MAX_ELEMENT_NAME - self.buf.len();
@@ -450,7 +451,7 @@ impl M3Reader {
                         None => return Step::partial(input.len()),
                     }
                 }
-                St::Peek => {
+                Part::Peek => {
                     let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
                     if self.tree_bytes + j > 64 || (j < rest.len() && !rest[j..].starts_with(']')) {
                         self.begin_leaf(sink);
@@ -465,12 +466,12 @@ impl M3Reader {
                             return Step::partial(i + j);
                         }
                         Ok(Some(idx)) if code(&self.tags, idx) == OPENTAG => {
-                            self.st = St::Tree;
+                            self.part = Part::Tree;
                         }
                         _ => self.begin_leaf(sink),
                     }
                 }
-                St::Leaf => match self.leaf_set.find(rest, eof) {
+                Part::Leaf => match self.leaf_set.find(rest, eof) {
                     Hit::Found { at, idx } => {
                         let (c, len) = (code(&self.leaf_set, idx), self.leaf_set.text(idx).len());
                         if let Some(v) = self.value.as_mut() {
@@ -483,7 +484,7 @@ impl M3Reader {
                         if let Some(v) = self.value.take() {
                             v.end(&mut self.w, sink);
                         }
-                        self.st = St::Between;
+                        self.part = Part::Between;
                     }
                     Hit::Hold { at } => {
                         if let Some(v) = self.value.as_mut() {
