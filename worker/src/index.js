@@ -135,19 +135,27 @@ function rewriteStream(body, { onDiagnostic, ...options }) {
     controller.enqueue(bytes);
   };
   return new ReadableStream({
+    // Reads until there is output (a pull that enqueues nothing would not be called again).
     async pull(controller) {
       let read;
       let broken = null;
-      try {
-        read = await reader.read();
-      } catch (e) {
-        broken = String(e?.message ?? e);
+      for (;;) {
+        try {
+          read = await reader.read();
+        } catch (e) {
+          broken = String(e?.message ?? e);
+        }
+        if (broken !== null || read.done) break;
+        try {
+          const out = rw.push(read.value);
+          report();
+          if (out.length) return emit(controller, out);
+        } catch (e) {
+          free();
+          throw e;
+        }
       }
       try {
-        if (broken === null && !read.done) {
-          emit(controller, rw.push(read.value));
-          return report();
-        }
         emit(controller, rw.finish());
         report();
         if (broken !== null && tail === "\n\n") {
