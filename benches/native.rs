@@ -349,7 +349,7 @@ struct FamilyRow {
 fn family_rows(cfg: &Cfg, full: bool) -> Vec<FamilyRow> {
     let (cases, _) = data::load_cases(&data::StdFs(data::data_dir()));
     let mut rows = Vec::new();
-    for family in toolwire::families::all() {
+    for family in toolwire::registry::all() {
         let plain = |c: &&data::Case| {
             let e = c.expect.as_ref();
             c.parser == family.id
