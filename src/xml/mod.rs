@@ -8,15 +8,14 @@
 //! JSON-escaped character by character, typed values (per tool schema or per the format's own
 //! type attributes) when their close tag arrives, `}` at the call close. See `value.rs`.
 //!
-//! Three dialects differ enough to have their own small reader, reusing the pieces here:
-//! MiniMax-M3 nested elements (`m3.rs`), Muse Harmony-like messages around ATEM calls
-//! (`muse.rs`) and Kimi K3 XTML channels (`xtml.rs`).
+//! Two dialects differ enough to have their own small reader, reusing the pieces here:
+//! MiniMax-M3 nested elements (`m3.rs`) and Kimi K3 XTML channels (`xtml.rs`). Muse's ATEM
+//! invokes are read inside Muse messages (`crate::channels::message`).
 
 use crate::prelude::*;
 pub mod call;
 pub mod header;
 pub mod m3;
-pub mod muse;
 pub mod value;
 pub mod xtml;
 
@@ -82,6 +81,10 @@ pub struct XmlSyntax {
     /// Values are JSON (decoded when valid, else kept as strings) unless the format marks
     /// them as strings: DSML (`string="true"` is a string, anything else JSON), Muse Glimmer.
     pub json_values: bool,
+    /// Values of parameters the schema gives no type (no tools, undeclared, or no `type`) are
+    /// JSON when they parse, else strings; declared types still decide (Muse Spark: a string
+    /// parameter stays verbatim).
+    pub json_untyped: bool,
     /// Values may be wrapped in `<![CDATA[...]]>` (MiniCPM 5).
     pub cdata: bool,
     /// Keys of a lone parameter whose object value is the whole arguments (DSML `arguments`,
@@ -106,6 +109,7 @@ impl XmlSyntax {
         soft_stops: &[],
         trim_newline: false,
         json_values: false,
+        json_untyped: false,
         cdata: false,
         unwrap: &[],
         unwrap_needs_tools: false,
