@@ -4,7 +4,8 @@
 
 /**
  * Events as `push`/`finish` return them. A `tool-call-end` event carries `kept` (false: `parse()`
- * leaves the call out); merging events by that rule gives `parse()`'s result.
+ * leaves the call out, and its `text` is the call's markup, content at its place); merging
+ * events by that rule gives `parse()`'s result.
  *
  * `""`: no event; `t…`: one text event; `r…`: one reasoning event; `dN:…`: one arguments delta
  * of call N; `[…`: a JSON array of events. The short forms skip JSON for the batches most

@@ -109,10 +109,15 @@ export interface ToolCallEndEvent {
   /**
    * Whether `parse()` lists this call: false only for a repaired call the recovery policy leaves
    * out (the family's default, `recover`, `recoverTruncated`, `policy`). The merge rule: a
-   * consumer merging events keeps a call iff its end event says `kept`; the result then equals
-   * `parse()` for any chunking.
+   * consumer merging events keeps a call iff its end event says `kept` (else its `text` is
+   * content at its place); the result then equals `parse()` for any chunking.
    */
   kept: boolean;
+  /**
+   * With `kept: false`: the call's markup exactly as written (from its opening marker), content
+   * at the call's place, as `parse()` gives it (absent under `keepMalformed: false`).
+   */
+  text?: string;
 }
 /** Something was wrong; the parser continued. */
 export interface DiagnosticEvent { type: "diagnostic"; label: DiagnosticLabel; message: string; index?: number }

@@ -34,6 +34,11 @@ struct SectionState {
     calls_at_open: usize,
     /// Inside text between calls (whitespace there is text, not framing).
     text: bool,
+    /// Offset of the opening marker.
+    at: usize,
+    /// `held` went into the markup of a call that was then left out: the section's framing
+    /// and closing marker are text too.
+    given_back: bool,
 }
 
 struct PayloadState {
@@ -86,6 +91,23 @@ pub struct Engine {
     base: usize,
     /// Where consumed bytes went (off unless `record_spans`).
     acct: Accounting,
+    /// The markup of the current call, for when it is left out.
+    markup: CallMarkup,
+}
+
+/// A left-out call's markup comes back as content, exactly as written (`ToolCallEnd::text`):
+/// the bytes from the call's opening marker (or the end of the previous call of its payload)
+/// through the reader step in which it ended, and its closing marker.
+#[derive(Default)]
+struct CallMarkup {
+    /// Some call may be left out (the recovery policy does not keep every repaired call) and
+    /// `keepMalformed` is on.
+    on: bool,
+    text: String,
+    /// Offset of `text` in the input.
+    at: usize,
+    /// The payload's latest call was left out: its closing marker is text too.
+    left_out: bool,
 }
 
 impl Engine {
@@ -139,6 +161,7 @@ impl Engine {
             drop_malformed: false,
             base: 0,
             acct: Accounting::default(),
+            markup: CallMarkup::default(),
         }
     }
 
@@ -197,6 +220,7 @@ impl Engine {
         }
         if sink.in_call() {
             sink.end_call_truncated();
+            self.settle_markup(self.base, sink);
         }
     }
 
@@ -211,7 +235,13 @@ impl Engine {
     /// the bytes consumed.
     fn consume(&mut self, input: &str, eof: bool, sink: &mut Sink) -> usize {
         let mut pos = 0;
-        while let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) {
+        loop {
+            let capture = self.markup.on && matches!(self.mode, Mode::Payload(_));
+            let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) else { break };
+            if capture {
+                self.markup.text.push_str(&input[pos..pos + used]);
+                self.settle_markup(self.base + pos + used, sink);
+            }
             pos += used;
         }
         self.base += pos;
@@ -222,6 +252,38 @@ impl Engine {
     /// input or changed mode), `None` when stuck until more input arrives (or done at eof).
     /// `off` is the offset of `input` in the whole input (byte accounting).
     fn step(&mut self, input: &str, off: usize, eof: bool, sink: &mut Sink) -> Option<usize> {
+        self.step_mode(input, off, eof, sink)
+    }
+
+    /// After a payload step that consumed input up to `end`: a call that ended in it and is left
+    /// out gets its markup as `text`; the next call's markup starts at `end`.
+    #[inline(never)]
+    fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
+        let m = &mut self.markup;
+        if let Some((pos, kept)) = sink.take_ended() {
+            m.left_out = !kept;
+            if kept {
+                m.text.clear();
+                if let Some(sec) = self.section.as_mut() {
+                    sec.given_back = false;
+                }
+            } else {
+                let given = sink.leave_out(pos, core::mem::take(&mut m.text));
+                self.acct.left_out(m.at, end - given);
+            }
+            m.at = end;
+        }
+        if !matches!(self.mode, Mode::Payload(_)) {
+            if m.left_out && !m.text.is_empty() {
+                // What the payload consumed after its left-out last call (a list's `]`).
+                sink.text(&m.text);
+                self.acct.left_out(m.at, end);
+            }
+            m.text.clear();
+        }
+    }
+
+    fn step_mode(&mut self, input: &str, off: usize, eof: bool, sink: &mut Sink) -> Option<usize> {
         match &mut self.mode {
             Mode::Text { reasoning } => {
                 let reasoning = *reasoning;
@@ -263,19 +325,19 @@ impl Engine {
                             Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
                             Act::ThinkEnd => self.mode = Mode::Text { reasoning: false },
                             Act::Section => {
-                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started(), text: false });
+                                self.section = Some(SectionState { held: marker.to_string(), calls_at_open: sink.calls_started(), text: false, at: off + at, given_back: false });
                                 self.mode = Mode::Section;
                             }
                             Act::Start => {
                                 let held = marker.to_string();
-                                self.open_payload(self.payload, held, 0, sink);
+                                self.open_payload(self.payload, held, 0, off + at, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(self.payload, String::new(), len, sink);
+                                self.open_payload(self.payload, String::new(), len, off + at, sink);
                                 return Some(at);
                             }
                             BARE_PAYLOAD => {
-                                self.open_payload(self.bare_payload, String::new(), len, sink);
+                                self.open_payload(self.bare_payload, String::new(), len, off + at, sink);
                                 return Some(at);
                             }
                             _ => {}
@@ -293,7 +355,7 @@ impl Engine {
                 let open = sec.calls_at_open == sink.calls_started();
                 if ws > 0 {
                     // Kept only while the section holds no call (it may still turn out to be text).
-                    if sec.text {
+                    if sec.text || (sec.given_back && self.markup.left_out) {
                         sink.text(&input[..ws]);
                         self.acct.record(off + ws, SpanKind::Text, sink);
                     } else if open {
@@ -328,6 +390,11 @@ impl Engine {
                         let len = self.section_set.text(idx).len();
                         sec.text = false;
                         match self.section_set.act(idx) {
+                            Act::SectionEnd if sec.given_back && self.markup.left_out => {
+                                // The section of a left-out call closes as text, as it opened.
+                                sink.text(self.section_set.text(idx));
+                                self.acct.record(off + len, SpanKind::Text, sink);
+                            }
                             Act::SectionEnd => self.acct.record(off + len, SpanKind::Markup, sink),
                             act => {
                                 if !open {
@@ -342,10 +409,10 @@ impl Engine {
                         match self.section_set.act(idx) {
                             Act::Start => {
                                 let held = self.section_set.text(idx).to_string();
-                                self.open_payload(self.payload, held, 0, sink);
+                                self.open_payload(self.payload, held, 0, off, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(self.payload, String::new(), len, sink);
+                                self.open_payload(self.payload, String::new(), len, off, sink);
                                 return Some(0);
                             }
                             Act::SectionEnd => {
@@ -417,7 +484,8 @@ impl Engine {
                 // A payload that failed is malformed markup: dropped under `keepMalformed: false`.
                 let malformed = self.drop_malformed && step.error.is_some();
                 match step.status {
-                    Status::Partial if !eof => {
+                    // At eof a reader may still stop after ending a call, with input left.
+                    Status::Partial if !eof || (used > 0 && used < input.len()) => {
                         if used == 0 { None } else { Some(used) }
                     }
                     Status::Partial => {
@@ -524,11 +592,19 @@ impl Engine {
                     Err(()) => None,
                     Ok(Some(idx)) => {
                         let len = ends.text(idx).len();
-                        self.acct.record(off + len, SpanKind::Markup, sink);
+                        if core::mem::take(&mut self.markup.left_out) {
+                            // The closing marker of a left-out call is text, as its markup is.
+                            sink.text(held);
+                            sink.text(ends.text(idx));
+                            self.acct.record(off + len, SpanKind::Text, sink);
+                        } else {
+                            self.acct.record(off + len, SpanKind::Markup, sink);
+                        }
                         self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         Some(len)
                     }
                     Ok(None) => {
+                        self.markup.left_out = false;
                         let held = core::mem::take(held);
                         if let Some(sec) = self.section.as_mut() {
                             // Framing, unless the section has no call yet (then it may be text).
@@ -551,8 +627,25 @@ impl Engine {
 
     /// Starts reading a payload of kind `payload`; `held` is its consumed opening marker,
     /// `bare_len` the length of an opening marker that belongs to the payload (0 for none).
-    fn open_payload(&mut self, payload: Payload, held: String, bare_len: usize, sink: &Sink) {
+    /// `at` is the offset of the payload's opening marker.
+    fn open_payload(&mut self, payload: Payload, held: String, bare_len: usize, at: usize, sink: &Sink) {
         let reader = payload.reader(bare_len > 0);
+        self.markup = CallMarkup {
+            on: !self.drop_malformed && !(sink.keep.repaired && sink.keep.truncated),
+            text: core::mem::take(&mut self.markup.text),
+            at,
+            left_out: false,
+        };
+        self.markup.text.clear();
+        if self.markup.on {
+            if let Some(sec) = self.section.as_mut().filter(|s| s.calls_at_open == sink.calls_started()) {
+                // The first call of a section: the section's opening is its markup too.
+                self.markup.text.push_str(&sec.held);
+                self.markup.at = sec.at;
+                sec.given_back = true;
+            }
+            self.markup.text.push_str(&held);
+        }
         self.mode = Mode::Payload(PayloadState {
             reader,
             held,
@@ -579,7 +672,7 @@ impl Engine {
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
                 // The enclosing section held no call either: it was text too.
-                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0, text: false });
+                let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0, text: false, at: 0, given_back: false });
                 if !drop {
                     sink.text(&sec.held);
                 }

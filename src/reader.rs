@@ -32,7 +32,13 @@ pub trait Reader {
     /// `Reject` after committing, `Partial` at `eof`) trips a `debug_assert!`.
     ///
     /// `used <= input.len()` always. With `eof`, no more input will come: the reader must
-    /// return `Done` or `Reject`, ending (with a `truncation` diagnostic) any call it started.
+    /// return `Done` or `Reject`, ending (with a `truncation` diagnostic) any call it started;
+    /// it may still return `Partial` with input left right after ending a call.
+    ///
+    /// A reader that ends a call and goes on reading returns (`Partial`, or `Done` when the
+    /// payload ends there) right after the call's last byte: the sequencer gives a left-out
+    /// call's markup back as text up to the end of the step that ended it, the same bytes at
+    /// every chunking.
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
 
     /// True once the reader emitted text or reasoning itself (channel formats such as Harmony):

@@ -54,6 +54,9 @@ pub struct Sink {
     pub keep: Keep,
     /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
     last_truncation: Option<usize>,
+    /// Position in `events` of the latest end event and whether it is kept (for the engine,
+    /// which gives a left-out call its text: `leave_out`); reset by `take`/`drain_into`.
+    ended: Option<(usize, bool)>,
     /// With `strip_reasoning_tail`: the reasoning's trailing whitespace so far, emitted when
     /// more reasoning follows, dropped when anything else does (at most `MAX_REASONING_WS`).
     reasoning_ws: String,
@@ -78,17 +81,20 @@ impl Sink {
             strip_reasoning_tail: false,
             keep: Keep::from(true),
             last_truncation: None,
+            ended: None,
             reasoning_ws: String::new(),
         }
     }
 
     /// Takes the events emitted so far.
     pub fn take(&mut self) -> Vec<Event> {
+        self.ended = None;
         core::mem::take(&mut self.events)
     }
 
     /// Moves the events emitted so far to the end of `out`.
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
+        self.ended = None;
         out.append(&mut self.events);
     }
 
@@ -188,6 +194,7 @@ impl Sink {
         self.within_depth(key, out, json)
     }
 
+    #[inline(never)]
     pub fn text(&mut self, s: &str) {
         if s.is_empty() {
             return;
@@ -399,7 +406,32 @@ impl Sink {
             }
         }
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
+        self.ended = Some((self.events.len(), kept));
         self.events.push(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments: call.args, repaired, kept, text: String::new() });
+    }
+
+    /// The latest call end not yet taken, as (event position, kept); once per end.
+    pub fn take_ended(&mut self) -> Option<(usize, bool)> {
+        self.ended.take()
+    }
+
+    /// Gives the left-out call whose end event is at `pos` (see `take_ended`) its markup as
+    /// `text`: `markup` holds the input bytes the reader consumed through the call's end, but
+    /// for the text the reader emitted last, after the end, from the last of them (a failed
+    /// token given back), which stays where it is. Returns the bytes of `markup` that are not its text.
+    pub fn leave_out(&mut self, pos: usize, mut markup: String) -> usize {
+        let after = match self.events.last() {
+            Some(Event::Text(t)) if self.events.len() > pos + 1 && markup.len() >= t.len() => t.len(),
+            _ => 0,
+        };
+        let keep = markup.len() - after;
+        if markup.is_char_boundary(keep) {
+            markup.truncate(keep);
+        }
+        if let Some(Event::ToolCallEnd { text, .. }) = self.events.get_mut(pos) {
+            *text = markup;
+        }
+        after
     }
 
     fn make_id(&self, index: usize) -> String {

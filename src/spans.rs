@@ -56,6 +56,8 @@ impl Accounting {
     pub fn hold_tail(&mut self, _end: usize) {}
     #[inline(always)]
     pub fn record(&mut self, _end: usize, _kind: SpanKind, _sink: &Sink) {}
+    #[inline(always)]
+    pub fn left_out(&mut self, _start: usize, _end: usize) {}
 }
 
 /// How a held segment is attributed when the next `record` releases it as `kind`.
@@ -143,6 +145,42 @@ impl Accounting {
 }
 
 #[cfg(feature = "spans")]
+impl Accounting {
+    /// Markup `start..end` (already recorded) was a left-out call's: its bytes came back as text
+    /// (on the end event). Text a reader emitted from inside the markup stays counted on the
+    /// markup around it.
+    pub fn left_out(&mut self, start: usize, end: usize) {
+        let Some(r) = self.0.as_mut() else { return };
+        let end = end.min(r.done);
+        if start >= end {
+            return;
+        }
+        let mut out = Vec::with_capacity(r.list.len() + 2);
+        for s in r.list.drain(..) {
+            if s.end <= start || s.start >= end {
+                out.push(s);
+                continue;
+            }
+            let (lo, hi) = (s.start.max(start), s.end.min(end));
+            // The inner text goes with the part after the call (a token given back), else before.
+            let inner = (s.inner_text, s.inner_reasoning);
+            if s.start < start {
+                let keep = if s.end > end { (0, 0) } else { inner };
+                out.push(Span { end: start, inner_text: keep.0, inner_reasoning: keep.1, ..s });
+            }
+            match out.last_mut() {
+                Some(last) if last.kind == SpanKind::Text && last.end == lo => last.end = hi,
+                _ => out.push(Span { start: lo, end: hi, kind: SpanKind::Text, inner_text: 0, inner_reasoning: 0 }),
+            }
+            if s.end > end {
+                out.push(Span { start: end, inner_text: inner.0, inner_reasoning: inner.1, ..s });
+            }
+        }
+        r.list = out;
+    }
+}
+
+#[cfg(feature = "spans")]
 impl Recorder {
     fn push(&mut self, end: usize, kind: SpanKind, inner: (usize, usize)) {
         if end <= self.done && inner == (0, 0) {
@@ -162,8 +200,8 @@ impl Recorder {
 }
 
 /// The conservation check (nothing lost) over one run: `spans` cover `input` exactly
-/// once, in order; text and reasoning events are exactly the bytes of the text and reasoning
-/// spans (plus what readers emitted from inside markup spans: a subsequence of those spans'
+/// once, in order; text (text events and left-out calls' `text`, in event order) and reasoning
+/// are exactly the bytes of the text and reasoning spans (plus what readers emitted from inside markup spans: a subsequence of those spans'
 /// bytes); bytes are dropped only when `may_drop` (the `keepMalformed: false` policy), and then
 /// only after a diagnostic. Used by the fixture harness and the fuzz targets.
 #[cfg(feature = "spans")]
@@ -173,7 +211,8 @@ pub fn check_conservation(input: &str, events: &[crate::event::Event], spans: &[
     let (mut text, mut reasoning) = (Vec::new(), Vec::new());
     for e in events {
         match e {
-            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
+            // A left-out call's markup is text at its place (the merge rule).
+            Event::Text(t) | Event::ToolCallEnd { kept: false, text: t, .. } => text.extend_from_slice(t.as_bytes()),
             Event::Reasoning(t) => reasoning.extend_from_slice(t.as_bytes()),
             _ => {}
         }

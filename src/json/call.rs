@@ -262,6 +262,11 @@ impl Reader for CallsReader {
                             } else {
                                 ListPart::Done
                             };
+                            if i < bytes.len() && self.part != ListPart::Done {
+                                // Stop at the call's end (`Reader::feed`).
+                                self.consumed += i;
+                                return Step::partial(i);
+                            }
                         }
                         Status::Reject => {
                             let obj = self.obj.take();

@@ -262,7 +262,8 @@ impl Reader for CallsReader {
                         Status::Closed => {
                             sink.end_call();
                             self.st = St::After;
-                            Ok(i)
+                            // Stop at the call's end (`Reader::feed`).
+                            return Step::partial(i);
                         }
                         Status::Stopped => {
                             args.finish(sink);

@@ -162,6 +162,23 @@ mod tests {
     }
 
     #[test]
+    fn a_left_out_call_stays_content_exactly_as_written() {
+        // Invalid JSON in a llama3_json call: the call is left out and nothing is lost, so the
+        // body comes back unchanged; beside a good call, the bad one is content at its place.
+        let text = r#"Hi {\"name\": \"f\", \"parameters\": {invalid json}} bye"#;
+        let body = format!(r#"{{"choices":[{{"index":0,"message":{{"role":"assistant","content":"{text}"}},"finish_reason":"stop"}}]}}"#);
+        let r = rewrite_completion(&body, &opts("llama3_json"));
+        assert_eq!((r.body, r.diagnostics[0].label), (None, Label::MalformedJson));
+        let body = r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": x}}</tool_call> then <tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>"},"finish_reason":"stop"}]}"#;
+        let r = rewrite_completion(body, &opts("hermes"));
+        let v = crate::json::parse(r.body.as_deref().unwrap()).unwrap();
+        let m = &v["choices"][0]["message"];
+        assert_eq!(m["content"], r#"<tool_call>{"name": "f", "arguments": {"a": x}}</tool_call> then "#);
+        assert_eq!(m["tool_calls"][0]["function"]["name"], "g");
+        assert_eq!(m["tool_calls"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
     fn text_completion_and_reasoning() {
         let body = r#"{"id":"cmpl-9","object":"text_completion","choices":[{"index":0,"text":"<think>hm</think>ok<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>","finish_reason":"stop"}]}"#;
         let mut o = opts("hermes");

@@ -597,6 +597,9 @@ impl SseRewriter {
                     Some(Part::Content(s)) => s.push_str(&t),
                     _ => parts.push(Part::Content(t)),
                 },
+                // A left-out call's markup comes back as content, as in `parse()` (its deltas
+                // went out already: the wire cannot take a call back).
+                Event::ToolCallEnd { kept: false, text, .. } if !text.is_empty() => parts.push(Part::Content(text)),
                 Event::Reasoning(t) => match parts.last_mut() {
                     Some(Part::Reasoning(s)) => s.push_str(&t),
                     _ => parts.push(Part::Reasoning(t)),
