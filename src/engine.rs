@@ -21,57 +21,12 @@
 
 use crate::prelude::*;
 use crate::event::Label;
+use crate::reader::{Reader, Status, READER_LOOKAHEAD};
 use crate::scan::{Act, Hit, MarkerSet};
+use crate::text::floor_char_boundary;
 use crate::sink::Sink;
 use crate::spans::{Accounting, SpanKind};
-use crate::syntax::{JsonShape, Payload, Reasoning, Syntax, Wrapper};
-
-/// A payload reader. Readers are push parsers (httparse style).
-pub trait Reader {
-    /// Consumes a prefix of `input` and reports what happened.
-    ///
-    /// - `Partial`: the reader needs more input to decide about `input[used..]` (kept, bounded).
-    /// - `Done`: the payload ended after `used` bytes; the rest belongs to the sequencer. Any
-    ///   call the reader started is ended.
-    /// - `Reject`: no call was started and this is not a payload after all; `input[used..]` goes
-    ///   back to the sequencer, the consumed bytes become text.
-    ///
-    /// With `eof`, no more input will come: the reader must return `Done` or `Reject`, ending
-    /// (with a `truncation` diagnostic) any call it started.
-    fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
-
-    /// True once the reader emitted text or reasoning itself (channel formats such as Harmony):
-    /// as with a started call, its consumed bytes are no longer held and it must not `Reject`.
-    fn emitted(&self) -> bool {
-        false
-    }
-}
-
-/// See `Reader::feed`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub used: usize,
-    pub status: Status,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Partial,
-    Done,
-    Reject,
-}
-
-impl Step {
-    pub fn partial(used: usize) -> Step {
-        Step { used, status: Status::Partial }
-    }
-    pub fn done(used: usize) -> Step {
-        Step { used, status: Status::Done }
-    }
-    pub fn reject(used: usize) -> Step {
-        Step { used, status: Status::Reject }
-    }
-}
+use crate::syntax::{Payload, Reasoning, Syntax};
 
 struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
@@ -107,16 +62,14 @@ enum Mode {
 /// Whitespace held after a payload while looking for its closing marker.
 const MAX_AFTER_WS: usize = 256;
 
-/// What a reader may keep unconsumed while deciding between parts of a payload: whitespace (at
-/// most 64 bytes per gap, two gaps) around a separator or a marker of at most 64 bytes.
-pub const READER_LOOKAHEAD: usize = 64 * 3 + 8;
-
-/// The content marker for bare JSON calls added by the `bareJson` policy.
-const BARE_JSON: Act = Act::Other(0);
+/// The content marker that opens `Engine::bare_payload` (the `bareJson` policy).
+const BARE_PAYLOAD: Act = Act::Other(0);
 
 /// See the module docs.
 pub struct Engine {
     payload: Payload,
+    /// Read after the `BARE_PAYLOAD` marker (see `set_recovery`).
+    bare_payload: Payload,
     has_end: bool,
     content: MarkerSet,
     thinking: MarkerSet,
@@ -170,6 +123,7 @@ impl Engine {
         }
         Engine {
             payload: syntax.payload,
+            bare_payload: Payload::None,
             has_end: !syntax.end.is_empty(),
             content,
             thinking,
@@ -185,12 +139,14 @@ impl Engine {
         }
     }
 
-    /// Applies the recovery policy (`policy.rs`): `keepMalformed` and `bareJson` (a bare `{` in
-    /// content opens a JSON call object, for families that have calls but no bare start).
-    pub fn set_policy(&mut self, syntax: &Syntax, policy: &crate::policy::Resolved) {
-        self.drop_malformed = !policy.keep_malformed;
-        if policy.bare_json && syntax.bare.is_empty() && !matches!(syntax.payload, Payload::None) {
-            self.content.add("{", BARE_JSON);
+    /// Applies the recovery policy (`policy.rs`): `drop_malformed` (`keepMalformed` off) drops
+    /// malformed markup instead of turning it into text; `bare_payload` is read after a bare `{`
+    /// in content (`bareJson`).
+    pub fn set_recovery(&mut self, drop_malformed: bool, bare_payload: Option<Payload>) {
+        self.drop_malformed = drop_malformed;
+        if let Some(payload) = bare_payload {
+            self.bare_payload = payload;
+            self.content.add("{", BARE_PAYLOAD);
         }
     }
 
@@ -296,7 +252,7 @@ impl Engine {
                         match set.act(idx) {
                             Act::Section => self.acct.hold(end, true),
                             Act::Start => self.acct.hold(end, true),
-                            Act::Bare | BARE_JSON => {}
+                            Act::Bare | BARE_PAYLOAD => {}
                             _ => self.acct.record(end, SpanKind::Markup, sink),
                         }
                         match set.act(idx) {
@@ -308,17 +264,14 @@ impl Engine {
                             }
                             Act::Start => {
                                 let held = marker.to_string();
-                                self.open_payload(held, 0, sink);
+                                self.open_payload(self.payload, held, 0, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(String::new(), len, sink);
+                                self.open_payload(self.payload, String::new(), len, sink);
                                 return Some(at);
                             }
-                            BARE_JSON => {
-                                self.open_payload(String::new(), len, sink);
-                                if let Mode::Payload(p) = &mut self.mode {
-                                    p.reader = Box::new(crate::json::call::CallsReader::new(JsonShape::Object, Wrapper::STANDARD, true));
-                                }
+                            BARE_PAYLOAD => {
+                                self.open_payload(self.bare_payload, String::new(), len, sink);
                                 return Some(at);
                             }
                             _ => {}
@@ -385,10 +338,10 @@ impl Engine {
                         match self.section_set.act(idx) {
                             Act::Start => {
                                 let held = self.section_set.text(idx).to_string();
-                                self.open_payload(held, 0, sink);
+                                self.open_payload(self.payload, held, 0, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(String::new(), len, sink);
+                                self.open_payload(self.payload, String::new(), len, sink);
                                 return Some(0);
                             }
                             Act::SectionEnd => {
@@ -422,7 +375,7 @@ impl Engine {
             Mode::Payload(p) => {
                 // While no call started, the reader may see at most `room` more bytes, so that
                 // the hold limit is hit at the same byte whatever the chunking.
-                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.emitted();
+                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.committed();
                 let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
                 let (visible, capped) = if !committed_before && input.len() > room {
                     (&input[..floor_char_boundary(input, room)], true)
@@ -433,7 +386,7 @@ impl Engine {
                 let step = p.reader.feed(visible, eof && !capped, sink);
                 sink.in_reader = false;
                 let used = step.used.min(visible.len());
-                let committed = sink.calls_started() > p.calls_at_start || p.reader.emitted();
+                let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
                 if committed {
                     self.acct.record(off + used, SpanKind::Markup, sink);
                 } else {
@@ -584,8 +537,10 @@ impl Engine {
         }
     }
 
-    fn open_payload(&mut self, held: String, bare_len: usize, sink: &Sink) {
-        let reader = make_reader(self.payload, bare_len > 0);
+    /// Starts reading a payload of kind `payload`; `held` is its consumed opening marker,
+    /// `bare_len` the length of an opening marker that belongs to the payload (0 for none).
+    fn open_payload(&mut self, payload: Payload, held: String, bare_len: usize, sink: &Sink) {
+        let reader = payload.reader(bare_len > 0);
         self.mode = Mode::Payload(PayloadState {
             reader,
             held,
@@ -639,35 +594,5 @@ impl Engine {
         }
         self.acct.record(at, SpanKind::Markup, sink);
         self.mode = Mode::Text { reasoning: false };
-    }
-}
-
-/// The largest char boundary `<= at`.
-pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
-    let mut at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// The smallest char boundary `>= at` (or the length).
-pub(crate) fn ceil_char_boundary(s: &str, at: usize) -> usize {
-    let mut at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at += 1;
-    }
-    at
-}
-
-/// A fresh reader for one payload of kind `payload`.
-pub(crate) fn make_reader(payload: Payload, bare: bool) -> Box<dyn Reader> {
-    match payload {
-        Payload::None => Box::new(crate::json::call::NoCalls),
-        Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),
-        Payload::Named(cfg) => Box::new(crate::json::named::NamedReader::new(cfg)),
-        Payload::Xml(cfg) => crate::xml::reader(cfg, bare),
-        Payload::Pythonic(cfg) => crate::pythonic::reader(cfg, bare),
-        Payload::Custom(make) => make(bare),
     }
 }

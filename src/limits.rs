@@ -10,7 +10,7 @@
 //! | `maxNameBytes` | 512 | a tool name over it: the markup is text; a parameter key over it: that parameter is text |
 //!
 //! Fixed bounds, not options: the hold-back of text (a partial marker) is at most the longest
-//! marker plus `engine::READER_LOOKAHEAD`; the SSE decoder's event (and line) size is the
+//! marker plus `reader::READER_LOOKAHEAD`; the SSE decoder's event (and line) size is the
 //! stream option `maxEventBytes` (`sse::SseOptions`).
 
 /// Limits on what a parser buffers. Defaults are generous for real model output and small
@@ -39,5 +39,5 @@ impl Default for Limits {
 /// the character holding the byte that crosses the limit (never before `start`), so a limit is
 /// hit at the same byte whatever the chunking.
 pub fn crossing(input: &str, start: usize, end: usize, held: usize, max: usize) -> Option<usize> {
-    (held + (end - start) > max).then(|| crate::engine::floor_char_boundary(input, start + max.saturating_sub(held)).max(start))
+    (held + (end - start) > max).then(|| crate::text::floor_char_boundary(input, start + max.saturating_sub(held)).max(start))
 }

@@ -7,7 +7,7 @@ use crate::families;
 use crate::limits::Limits;
 use crate::reasoning;
 use crate::sink::Sink;
-use crate::syntax::{Family, Reasoning};
+use crate::syntax::{Family, Payload, Reasoning};
 use crate::tools::Tools;
 use crate::utf8::Utf8Decoder;
 
@@ -103,7 +103,7 @@ impl Options {
             Some(Value::Bool(b)) => Some(*b),
             Some(_) => return Err(Error("option `thinking` must be a boolean".into())),
         };
-        o.policy = crate::policy::Policy::from_json(obj)?;
+        o.policy = crate::policy::Policy::from_json(obj).map_err(Error)?;
         if let Some(l) = obj.get("limits").filter(|l| !l.is_null()) {
             let l = l.as_object().ok_or_else(|| Error("option `limits` must be an object".into()))?;
             check_keys(l, "limit", LIMIT_KEYS, &[])?;
@@ -210,7 +210,11 @@ impl ToolCallParser {
             None => Engine::new(&family.syntax, reasoning, start),
         };
         let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
-        engine.set_policy(&family.syntax, &policy);
+        // `bareJson`: a bare `{` in content opens a JSON call object, for families that have
+        // calls but no bare opening marker of their own.
+        let syntax = &family.syntax;
+        let bare_json = policy.bare_json && syntax.bare.is_empty() && !matches!(syntax.payload, Payload::None);
+        engine.set_recovery(!policy.keep_malformed, bare_json.then_some(Payload::BARE_JSON_CALL));
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let mut sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
         sink.strip_reasoning_tail = reasoning.is_some_and(|r| r.strip_tail);

@@ -13,7 +13,6 @@
 //! A marker mentioned in prose (no diagnostic) is always text.
 
 use crate::prelude::*;
-use crate::parser::Error;
 use crate::json::{Map, Value};
 
 /// A named set of defaults.
@@ -43,20 +42,21 @@ pub struct Resolved {
 }
 
 impl Policy {
-    /// Reads `policy`, `recoverTruncated`, `keepMalformed`, `bareJson` from a JS options object.
-    pub fn from_json(obj: &Map) -> Result<Policy, Error> {
-        let flag = |k: &str| -> Result<Option<bool>, Error> {
+    /// Reads `policy`, `recoverTruncated`, `keepMalformed`, `bareJson` from a JS options object;
+    /// the error says which option is wrong.
+    pub fn from_json(obj: &Map) -> Result<Policy, String> {
+        let flag = |k: &str| -> Result<Option<bool>, String> {
             match obj.get(k) {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::Bool(b)) => Ok(Some(*b)),
-                Some(_) => Err(Error(format!("option `{k}` must be a boolean"))),
+                Some(_) => Err(format!("option `{k}` must be a boolean")),
             }
         };
         let preset = match obj.get("policy") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s == "strict" => Some(Preset::Strict),
             Some(Value::String(s)) if s == "lenient" => Some(Preset::Lenient),
-            Some(_) => return Err(Error("option `policy` must be \"strict\" or \"lenient\"".into())),
+            Some(_) => return Err("option `policy` must be \"strict\" or \"lenient\"".into()),
         };
         Ok(Policy {
             preset,

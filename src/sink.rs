@@ -299,7 +299,7 @@ impl Sink {
         if call.args.len() + s.len() > max {
             // Keep what fits (at a char boundary), so the cut falls at the same byte whatever
             // the fragments; the rest is dropped.
-            let mut fit = crate::engine::floor_char_boundary(s, max.saturating_sub(call.args.len()));
+            let mut fit = crate::text::floor_char_boundary(s, max.saturating_sub(call.args.len()));
             // Not inside an escape (`\u00` then `":null}` would not close the string).
             let mut probe = call.scanner.clone();
             while fit > 0 && {
@@ -307,7 +307,7 @@ impl Sink {
                 let _ = probe.feed(&s[..fit], None);
                 probe.in_escape()
             } {
-                fit = crate::engine::floor_char_boundary(s, fit - 1);
+                fit = crate::text::floor_char_boundary(s, fit - 1);
             }
             if fit > 0 {
                 self.args(&s[..fit]);

@@ -5,78 +5,10 @@
 //! every family; payload readers are a handful of reusable grammar pieces.
 
 use crate::prelude::*;
-use crate::engine::Reader;
+use crate::reader::Reader;
 use crate::sink::IdStyle;
-
-/// Keys of a JSON call object such as `{"name": "f", "arguments": {...}}`.
-#[derive(Clone, Copy, Debug)]
-pub struct Wrapper {
-    /// Keys whose string value is the tool name, in order of preference.
-    pub name_keys: &'static [&'static str],
-    /// Keys whose value is the arguments object (or a JSON string holding it).
-    pub args_keys: &'static [&'static str],
-    /// Single-key objects `{"NAME": {args}}` (Apertus).
-    pub key_is_name: bool,
-}
-
-impl Wrapper {
-    /// The spellings seen across families: `name`/`tool_name`; `arguments`/`parameters`/`args`/`input`.
-    pub const STANDARD: Wrapper = Wrapper {
-        name_keys: &["name", "tool_name"],
-        args_keys: &["arguments", "parameters", "args", "input"],
-        key_is_name: false,
-    };
-    /// `{"fn_name": {args}}`.
-    pub const KEY_IS_NAME: Wrapper = Wrapper { name_keys: &[], args_keys: &[], key_is_name: true };
-}
-
-/// How JSON call objects are laid out after the opening marker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JsonShape {
-    /// One call object.
-    Object,
-    /// An array of call objects; `]` ends the payload.
-    Array,
-    /// An array or a single object, decided by the first byte.
-    ObjectOrArray,
-    /// Call objects separated by this byte (Llama 3 uses `;`).
-    Sequence(u8),
-}
-
-/// A name then raw JSON arguments: `NAME<sep>{...}` (Mistral v11, Kimi K2, DeepSeek V3.1, ...).
-#[derive(Clone, Copy, Debug)]
-pub struct NamedJson {
-    /// Skipped (after optional whitespace) before the name, when present.
-    pub name_open: &'static [&'static str],
-    /// Markers that end the name (consumed). Text before the first of them is the name.
-    pub name_close: &'static [&'static str],
-    /// Characters that end the name and start the arguments (not consumed), e.g. `{`.
-    pub name_stop: &'static [u8],
-    /// Skipped (after optional whitespace) between the name and the JSON, when present.
-    pub args_open: &'static [&'static str],
-    /// Skipped (after optional whitespace) after the JSON, when present.
-    pub args_close: &'static [&'static str],
-    /// Markers that may stand where the arguments JSON is expected: the arguments are empty
-    /// (`{}`, as vLLM reads an empty body). Not consumed here.
-    pub empty_at: &'static [&'static str],
-    /// A `TYPE<sep>` prefix before the name (DeepSeek V3 `function<｜tool▁sep｜>`).
-    pub type_sep: Option<&'static str>,
-    /// The header is an id like `functions.NAME:IDX`: the id is kept and the name extracted.
-    pub kimi_header: bool,
-}
-
-impl NamedJson {
-    pub const NONE: NamedJson = NamedJson {
-        name_open: &[],
-        name_close: &[],
-        name_stop: &[],
-        args_open: &[],
-        args_close: &[],
-        empty_at: &[],
-        type_sep: None,
-        kimi_header: false,
-    };
-}
+pub use crate::json::call::{JsonShape, Wrapper};
+pub use crate::json::named::NamedJson;
 
 /// What follows an opening marker.
 #[derive(Clone, Copy)]
@@ -94,6 +26,25 @@ pub enum Payload {
     /// A family-specific reader, made fresh for each payload; `bare` is true when the opening
     /// marker belongs to the payload.
     Custom(fn(bare: bool) -> Box<dyn Reader>),
+}
+
+impl Payload {
+    /// A call object `{"name": ..., "arguments": ...}` opened by a bare `{` in content (the
+    /// `bareJson` policy).
+    pub const BARE_JSON_CALL: Payload = Payload::Json(JsonShape::Object, Wrapper::STANDARD);
+
+    /// A fresh reader for one payload of this kind; `bare` is true when the opening marker
+    /// belongs to the payload (it is the payload's first bytes).
+    pub fn reader(self, bare: bool) -> Box<dyn Reader> {
+        match self {
+            Payload::None => Box::new(crate::json::call::NoCalls),
+            Payload::Json(shape, wrapper) => Box::new(crate::json::call::CallsReader::new(shape, wrapper, bare)),
+            Payload::Named(cfg) => Box::new(crate::json::named::NamedReader::new(cfg)),
+            Payload::Xml(cfg) => crate::xml::reader(cfg, bare),
+            Payload::Pythonic(cfg) => crate::pythonic::reader(cfg, bare),
+            Payload::Custom(make) => make(bare),
+        }
+    }
 }
 
 /// A family's wire format. Empty marker lists mean "none". Families are `Syntax<'static>`; a

@@ -16,7 +16,7 @@
 //! `max_name_bytes` + 128 bytes, with `limit_exceeded`).
 
 use crate::prelude::*;
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::event::Label;
 use crate::json::named::RawArgs;
 use crate::json::call::skip_ws;
@@ -117,7 +117,7 @@ impl HarmonyReader {
 }
 
 impl Reader for HarmonyReader {
-    fn emitted(&self) -> bool {
+    fn committed(&self) -> bool {
         self.emitted
     }
 

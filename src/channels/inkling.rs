@@ -10,10 +10,10 @@
 //! - opened at `<|content_invoke_tool_json|>`: the call object `{"name": …, "args": {…}}`.
 
 use crate::prelude::*;
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::json::call::CallsReader;
 use crate::sink::Sink;
-use crate::syntax::{JsonShape, Wrapper};
+use crate::json::call::{JsonShape, Wrapper};
 
 pub const MESSAGE: &str = "<|message_model|>";
 pub const INVOKE_JSON: &str = "<|content_invoke_tool_json|>";
@@ -47,7 +47,7 @@ impl Reader for InklingReader {
         }
         // `input` starts with `<|message_model|>` (the bare opening marker).
         let Some(rest) = input.get(MESSAGE.len()..) else { return if eof { Step::done(input.len()) } else { Step::partial(0) } };
-        let window = &rest[..crate::engine::floor_char_boundary(rest, MAX_HEADER + CONTENT.len())];
+        let window = &rest[..crate::text::floor_char_boundary(rest, MAX_HEADER + CONTENT.len())];
         let at = window.find("<|");
         let decided = match at {
             Some(p) if p <= MAX_HEADER => {

@@ -11,7 +11,7 @@ static GEMMA4: PySyntax = PySyntax {
     call_prefix: &["call:", ":"],
     quote: "<|\"|>",
     stop: &["<tool_call|>"],
-    untyped: Untyped::String,
+    untyped: Untyped::Spelled,
 };
 
 static FUNCTIONGEMMA: PySyntax = PySyntax {
@@ -65,7 +65,7 @@ pub static FAMILIES: &[Family] = &[
         id: "gemma4",
         aliases: &[],
         models: names!["google/gemma-4-E4B-it", "google/gemma-4-31B-it", "google/gemma-4-26B-A4B-it"],
-        description: text!("Gemma 4: <|tool_call>call:NAME{key:<|\"|>str<|\"|>,n:42}<tool_call|>; values typed by the tool schema, else strings."),
+        description: text!("Gemma 4: <|tool_call>call:NAME{key:<|\"|>str<|\"|>,n:42}<tool_call|>; values typed by the tool schema, else bare numbers, true/false and null by their spelling."),
         syntax: Syntax {
             start: &["<|tool_call>"],
             end: &["<tool_call|>"],

@@ -4,7 +4,7 @@
 //! the `Syntax` markers around calls (sections, handled by the sequencer).
 
 use crate::prelude::*;
-use crate::engine::Reader;
+use crate::reader::Reader;
 use crate::json::call::CallsReader;
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::{Family, JsonShape, Payload, Syntax, Wrapper};
@@ -118,9 +118,11 @@ const fn dsml_syntax(xml: &'static XmlSyntax, open: &'static [&'static str], clo
 }
 
 /// Step-3: `<steptml:invoke name="N">` `<steptml:parameter name="K">V</steptml:parameter>` `</steptml:invoke>`
-/// inside `<｜tool_call_begin｜>`…`<｜tool_call_end｜>`.
+/// inside `<｜tool_call_begin｜>`…`<｜tool_call_end｜>`; the chat template writes the call type
+/// first (`<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke …>`), vLLM's tests leave it out.
 const STEP3: XmlSyntax = XmlSyntax {
     call_open: &["<steptml:invoke name="],
+    call_type: &["function<｜tool_sep｜>"],
     param_open: &["<steptml:parameter name="],
     param_close: &["</steptml:parameter>"],
     call_close: &["</steptml:invoke>"],

@@ -17,12 +17,46 @@
 //!   reported.
 
 use crate::prelude::*;
-use crate::engine::{Reader, Status, Step};
+use crate::reader::{Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
 use crate::json::unescape;
 use crate::sink::Sink;
-use crate::syntax::{JsonShape, Wrapper};
+
+/// Keys of a JSON call object such as `{"name": "f", "arguments": {...}}`.
+#[derive(Clone, Copy, Debug)]
+pub struct Wrapper {
+    /// Keys whose string value is the tool name, in order of preference.
+    pub name_keys: &'static [&'static str],
+    /// Keys whose value is the arguments object (or a JSON string holding it).
+    pub args_keys: &'static [&'static str],
+    /// Single-key objects `{"NAME": {args}}` (Apertus).
+    pub key_is_name: bool,
+}
+
+impl Wrapper {
+    /// The spellings seen across families: `name`/`tool_name`; `arguments`/`parameters`/`args`/`input`.
+    pub const STANDARD: Wrapper = Wrapper {
+        name_keys: &["name", "tool_name"],
+        args_keys: &["arguments", "parameters", "args", "input"],
+        key_is_name: false,
+    };
+    /// `{"fn_name": {args}}`.
+    pub const KEY_IS_NAME: Wrapper = Wrapper { name_keys: &[], args_keys: &[], key_is_name: true };
+}
+
+/// How JSON call objects are laid out after the opening marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonShape {
+    /// One call object.
+    Object,
+    /// An array of call objects; `]` ends the payload.
+    Array,
+    /// An array or a single object, decided by the first byte.
+    ObjectOrArray,
+    /// Call objects separated by this byte (Llama 3 uses `;`).
+    Sequence(u8),
+}
 
 /// For `Payload::None`: rejects everything.
 pub struct NoCalls;
@@ -84,6 +118,8 @@ pub struct CallsReader {
     gap: String,
     /// Array elements without a tool name skipped before the first call (text once a call starts).
     skipped: String,
+    /// Call objects without a tool name are calls with an empty name (see `keep_nameless`).
+    keep_nameless: bool,
 }
 
 impl CallsReader {
@@ -102,7 +138,22 @@ impl CallsReader {
             consumed: 0,
             gap: String::new(),
             skipped: String::new(),
+            keep_nameless: false,
         }
+    }
+
+    /// A call object that closes without a tool name (`{"arguments": {...}}`, `{}`) is a call
+    /// with an empty name and a `malformed_json` diagnostic, not skipped (Mistral pre-v11, as
+    /// vLLM keeps it). Not for bare openings: JSON in prose stays text.
+    pub fn keep_nameless(mut self) -> Self {
+        self.keep_nameless = !self.bare;
+        self
+    }
+
+    fn object(&self, strict: bool) -> WrapperReader {
+        let mut obj = WrapperReader::new(self.wrapper, strict);
+        obj.keep_nameless = self.keep_nameless;
+        obj
     }
 
     /// Ends the payload after the first object: what follows is not part of the block (Mistral
@@ -152,7 +203,7 @@ impl Reader for CallsReader {
                         self.collapsed_array = self.shape == JsonShape::Object;
                         self.st = Outer::ArrItem { first: true };
                     } else if b == b'{' && object_ok {
-                        self.obj = Some(WrapperReader::new(self.wrapper, self.bare));
+                        self.obj = Some(self.object(self.bare));
                         self.st = Outer::InObj { in_array: false };
                     } else {
                         self.consumed += i;
@@ -174,7 +225,7 @@ impl Reader for CallsReader {
                             self.st = Outer::Done;
                         }
                         b'{' => {
-                            let mut obj = WrapperReader::new(self.wrapper, self.bare && self.calls == 0);
+                            let mut obj = self.object(self.bare && self.calls == 0);
                             obj.fused = self.collapsed_array && !first;
                             obj.pre_text = core::mem::take(&mut self.skipped);
                             self.obj = Some(obj);
@@ -291,7 +342,7 @@ impl Reader for CallsReader {
                     self.gap.clear();
                     self.gap.push_str(&input[i..k]);
                     i = k;
-                    let mut obj = WrapperReader::new(self.wrapper, self.bare);
+                    let mut obj = self.object(self.bare);
                     obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
                     self.obj = Some(obj);
                     self.st = Outer::InObj { in_array: false };
@@ -364,6 +415,8 @@ struct WrapperReader {
     fused: bool,
     /// The object closed without a tool name (an array element that can be skipped).
     nameless: bool,
+    /// Such an object is a call with an empty name instead (`CallsReader::keep_nameless`).
+    keep_nameless: bool,
     /// Skipped elements before this one: text emitted just before this call starts.
     pre_text: String,
     scratch: String,
@@ -393,6 +446,7 @@ impl WrapperReader {
             failed: false,
             fused: false,
             nameless: false,
+            keep_nameless: false,
             pre_text: String::new(),
             scratch: String::new(),
         }
@@ -452,11 +506,15 @@ impl WrapperReader {
                 self.failed = true;
                 return Step::reject(i);
             }
-            if self.name.as_deref().is_some_and(|n| !n.is_empty()) {
+            let named = self.name.as_deref().is_some_and(|n| !n.is_empty());
+            if named || (self.keep_nameless && !self.strict) {
                 if self.args_buf.is_none() {
                     self.args_buf = Some("{}".to_string());
                 }
                 self.commit(sink);
+                if !named {
+                    sink.call_diag(Label::MalformedJson, "a call object without a tool name; kept as a call with an empty name");
+                }
             } else {
                 self.raw.push_str(&input[..i]);
                 self.failed = true;
@@ -494,7 +552,7 @@ impl WrapperReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let room = sink.limits.max_buffer_bytes.saturating_sub(self.raw.len());
         let capped = !self.committed && input.len() > room;
-        let visible = if capped { &input[..crate::engine::floor_char_boundary(input, room)] } else { input };
+        let visible = if capped { &input[..crate::text::floor_char_boundary(input, room)] } else { input };
         let step = self.feed_inner(visible, eof && !capped, sink);
         if !self.committed && step.status == Status::Partial {
             self.raw.push_str(&input[..step.used]);
@@ -675,7 +733,7 @@ impl WrapperReader {
                             let rest = match role {
                                 Role::Name => {
                                     let room = (sink.limits.max_name_bytes + 3).saturating_sub(self.name_len);
-                                    &rest[..crate::engine::ceil_char_boundary(rest, room)]
+                                    &rest[..crate::text::ceil_char_boundary(rest, room)]
                                 }
                                 _ => rest,
                             };

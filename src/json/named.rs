@@ -6,13 +6,13 @@
 //! rejected (its bytes become text).
 
 use crate::prelude::*;
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 use crate::json::call::{skip_ws, CallsReader};
-use crate::syntax::{JsonShape, NamedJson, Wrapper};
+use crate::json::call::{JsonShape, Wrapper};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum St {
@@ -23,6 +23,41 @@ enum St {
     Args,
     ArgsClose,
     Done,
+}
+
+/// A name then raw JSON arguments: `NAME<sep>{...}` (Mistral v11, Kimi K2, DeepSeek V3.1, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct NamedJson {
+    /// Skipped (after optional whitespace) before the name, when present.
+    pub name_open: &'static [&'static str],
+    /// Markers that end the name (consumed). Text before the first of them is the name.
+    pub name_close: &'static [&'static str],
+    /// Characters that end the name and start the arguments (not consumed), e.g. `{`.
+    pub name_stop: &'static [u8],
+    /// Skipped (after optional whitespace) between the name and the JSON, when present.
+    pub args_open: &'static [&'static str],
+    /// Skipped (after optional whitespace) after the JSON, when present.
+    pub args_close: &'static [&'static str],
+    /// Markers that may stand where the arguments JSON is expected: the arguments are empty
+    /// (`{}`, as vLLM reads an empty body). Not consumed here.
+    pub empty_at: &'static [&'static str],
+    /// A `TYPE<sep>` prefix before the name (DeepSeek V3 `function<｜tool▁sep｜>`).
+    pub type_sep: Option<&'static str>,
+    /// The header is an id like `functions.NAME:IDX`: the id is kept and the name extracted.
+    pub kimi_header: bool,
+}
+
+impl NamedJson {
+    pub const NONE: NamedJson = NamedJson {
+        name_open: &[],
+        name_close: &[],
+        name_stop: &[],
+        args_open: &[],
+        args_close: &[],
+        empty_at: &[],
+        type_sep: None,
+        kimi_header: false,
+    };
 }
 
 /// Streams one call's raw JSON arguments object, byte for byte, and ends the call when the
@@ -176,7 +211,7 @@ fn name_overflow(name: &str, rest: &str, added: usize, sink: &mut Sink) -> Optio
     let over = name.len().checked_sub(max).filter(|&o| o > 0)?;
     let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
     sink.diag(Label::LimitExceeded, msg, None);
-    Some(crate::engine::floor_char_boundary(rest, added.saturating_sub(over)))
+    Some(crate::text::floor_char_boundary(rest, added.saturating_sub(over)))
 }
 
 /// Bytes of the call type before the type separator (DeepSeek V3's `function`).
@@ -313,7 +348,10 @@ impl Reader for NamedReader {
 /// - `[` (not `[ARGS]`): pre-v11 array of `{"name", "arguments"}` objects;
 /// - `{` whose first key is a name or arguments key: one pre-v11 call object (what follows it is
 ///   text);
-/// - otherwise v11+: `NAME[ARGS]{json}` or `NAME{json}`, the JSON forwarded raw. An empty name
+/// - otherwise v11+: `NAME[ARGS]{json}` or `NAME{json}`, the JSON forwarded raw; Magistral and
+///   Devstral write the call's id between them, `NAME[CALL_ID]ID[ARGS]{json}`, and that id is the
+///   call's id (an id past `maxNameBytes` or not followed by the arguments rejects the call
+///   like a bad name, at the same byte whatever the chunking). An empty name
 ///   (`[ARGS]{...}`, or `{` with other keys) is still a call, reported as `malformed_json`.
 ///   A name at the end of the output is a call without arguments (`{}`).
 ///
@@ -323,6 +361,8 @@ pub struct MistralReader {
     st: M,
     markers: MarkerSet,
     name: String,
+    /// The model's call id (`[CALL_ID]ID`), when it wrote one.
+    id: String,
     inner: Option<crate::json::call::CallsReader>,
     args: RawArgs,
 }
@@ -333,6 +373,8 @@ enum M {
     Name,
     /// After the name: optional whitespace, then `[ARGS]`, `{` or the end.
     NameWs,
+    /// After `[CALL_ID]`: the id, then optional whitespace and `[ARGS]` or `{`.
+    Id,
     /// After `[ARGS]` (or at a `{` ending the name): the arguments object.
     ArgsOpen,
     Args,
@@ -341,6 +383,7 @@ enum M {
 
 const TOOL_CALLS: Act = Act::Other(0);
 const ARGS: Act = Act::Other(1);
+const CALL_ID: Act = Act::Other(2);
 
 impl Default for MistralReader {
     fn default() -> Self {
@@ -351,11 +394,12 @@ impl Default for MistralReader {
 impl MistralReader {
     pub fn new() -> Self {
         let mut markers = MarkerSet::new();
-        markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS);
+        markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS).add("[CALL_ID]", CALL_ID);
         MistralReader {
             st: M::Begin,
             markers,
             name: String::new(),
+            id: String::new(),
             inner: None,
             args: RawArgs::default(),
         }
@@ -412,7 +456,8 @@ impl MistralReader {
         if name.is_empty() {
             sink.call_diag(Label::MalformedJson, "a [TOOL_CALLS] call without a tool name");
         }
-        sink.start_call(&name, None);
+        let id = (!self.id.is_empty()).then(|| self.id.clone());
+        sink.start_call(&name, id);
         self.args.begin(sink);
     }
 }
@@ -441,13 +486,13 @@ impl Reader for MistralReader {
                     }
                     match bytes[i] {
                         b'[' => {
-                            self.inner = Some(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, false).without_collapse());
+                            self.inner = Some(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, false).without_collapse().keep_nameless());
                             self.st = M::Inner;
                         }
                         b'{' => match Self::first_key(&input[i..], eof, 64) {
                             Err(()) => return Step::partial(i),
                             Ok(Some(k)) if Wrapper::STANDARD.name_keys.contains(&k.as_str()) || Wrapper::STANDARD.args_keys.contains(&k.as_str()) => {
-                                self.inner = Some(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, false).without_collapse());
+                                self.inner = Some(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, false).without_collapse().keep_nameless());
                                 self.st = M::Inner;
                             }
                             Ok(_) => self.st = M::ArgsOpen,
@@ -487,7 +532,7 @@ impl Reader for MistralReader {
                             return Step::reject(i);
                         }
                         // `[TOOL_CALLS]name` at the end: a call without arguments.
-                        sink.start_call(&self.name, None);
+                        self.start(sink);
                         sink.args("{}");
                         sink.end_call();
                         return Step::done(j);
@@ -503,8 +548,44 @@ impl Reader for MistralReader {
                             i = j + self.markers.text(idx).len();
                             self.st = M::ArgsOpen;
                         }
+                        Ok(Some(idx)) if self.markers.act(idx) == CALL_ID && self.id.is_empty() && !self.name.is_empty() => {
+                            i = j + self.markers.text(idx).len();
+                            self.st = M::Id;
+                        }
                         _ => return Step::reject(i),
                     }
+                }
+                M::Id => {
+                    // Id characters are name characters (ids are 9 alphanumerics in practice),
+                    // after at most 64 bytes of whitespace.
+                    if self.id.is_empty() {
+                        let j = skip_ws(input, i);
+                        if j - i > 64 {
+                            return Step::reject(i);
+                        }
+                        if j == bytes.len() && !eof {
+                            return Step::partial(i);
+                        }
+                        i = j;
+                    }
+                    let rest = &input[i..];
+                    let end = rest.char_indices().find(|&(_, c)| !Self::is_name_char(c)).map_or(rest.len(), |(at, _)| at);
+                    self.id.push_str(&rest[..end]);
+                    let max = sink.limits.max_name_bytes;
+                    if let Some(over) = self.id.len().checked_sub(max).filter(|&o| o > 0) {
+                        let msg = format!("a [CALL_ID] id ran past the {max}-byte maxNameBytes limit; released as text");
+                        sink.diag(Label::LimitExceeded, msg, None);
+                        return Step::reject(i + crate::text::floor_char_boundary(rest, end - over));
+                    }
+                    i += end;
+                    if i == bytes.len() && !eof {
+                        return Step::partial(i);
+                    }
+                    if self.id.is_empty() {
+                        return Step::reject(i);
+                    }
+                    // The id is followed by `[ARGS]` or `{` exactly as a name is.
+                    self.st = M::NameWs;
                 }
                 M::ArgsOpen => {
                     i = skip_ws(input, i);

@@ -9,7 +9,7 @@ mod lex;
 mod reader;
 mod values;
 
-use crate::engine::Reader;
+use crate::reader::Reader;
 
 /// How calls and values are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +24,13 @@ pub enum Style {
 /// How a key-value text value becomes JSON when the tool schema gives no type for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Untyped {
-    /// A string (Gemma 4: bare values are raw strings).
+    /// A string.
     String,
+    /// A bare text spelled as a JSON scalar (`3`, `-2.5`, `1e3`, `true`, `false`, `null`) is
+    /// that value, any other text a string; quoted texts are strings (Gemma 4, at every
+    /// depth). A number with a leading zero (`02134`) or no digit before the point (`.5`) is
+    /// not JSON and stays a string, so no digit is lost.
+    Spelled,
     /// JSON when the text is JSON (`5`, `true`, `{...}`), else a string (FunctionGemma).
     JsonOrString,
 }

@@ -14,7 +14,7 @@ use crate::prelude::*;
 use super::lex;
 use super::values::{Status, Values, WS_AHEAD};
 use super::{PySyntax, Style};
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::event::Label;
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;

@@ -88,6 +88,8 @@ enum Fin {
     Coerce,
     /// Parsed as JSON when it is JSON, else a string.
     JsonOrStr,
+    /// The JSON scalar it spells (number, `true`, `false`, `null`), else a string.
+    Scalar,
 }
 
 /// Where a key-value text goes.
@@ -460,6 +462,8 @@ impl Values {
             (ParamType::String, _) | (ParamType::Unknown, Untyped::String) => TextMode::Collect(Fin::Str),
             (ParamType::Unknown, Untyped::JsonOrString) if quoted => TextMode::Decide,
             (ParamType::Unknown, Untyped::JsonOrString) => TextMode::Collect(Fin::JsonOrStr),
+            (ParamType::Unknown, Untyped::Spelled) if quoted => TextMode::Stream,
+            (ParamType::Unknown, Untyped::Spelled) => TextMode::Collect(Fin::Scalar),
         }
     }
 
@@ -515,6 +519,11 @@ impl Values {
             TextMode::Collect(Fin::JsonOrStr) => match crate::json::parse(t) {
                 Ok(v) => self.out(&v.to_string(), sink),
                 Err(_) => self.out_json_string(t, sink),
+            },
+            TextMode::Collect(Fin::Scalar) => match crate::json::parse(t) {
+                // Written as spelled (`1e3` stays `1e3`): it is valid JSON.
+                Ok(v) if !v.is_object() && !v.is_array() && !v.is_string() => self.out(t, sink),
+                _ => self.out_json_string(t, sink),
             },
         }
         self.text = text;

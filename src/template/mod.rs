@@ -31,7 +31,8 @@
 //! as that (no leaks); payload readers are the registered families' static ones.
 
 use crate::prelude::*;
-use crate::engine::{make_reader, Engine, Reader, Step};
+use crate::engine::Engine;
+use crate::reader::{Reader, Step};
 use crate::sink::Sink;
 use crate::syntax::JsonShape::{Array, ObjectOrArray};
 use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
@@ -236,8 +237,8 @@ impl UnionReader {
 }
 
 impl Reader for UnionReader {
-    fn emitted(&self) -> bool {
-        self.inner.as_ref().is_some_and(|r| r.emitted())
+    fn committed(&self) -> bool {
+        self.inner.as_ref().is_some_and(|r| r.committed())
     }
 
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
@@ -247,7 +248,7 @@ impl Reader for UnionReader {
             if consumed {
                 i = len;
             }
-            self.inner = Some(make_reader(payload, !consumed));
+            self.inner = Some(payload.reader(!consumed));
         }
         let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
         let step = inner.feed(&input[i..], eof, sink);

@@ -25,7 +25,8 @@ use crate::prelude::*;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
-use crate::engine::{floor_char_boundary, Reader, Step};
+use crate::reader::{Reader, Step};
+use crate::text::floor_char_boundary;
 use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::Ty;
@@ -96,7 +97,7 @@ impl Sets {
             set(&g)
         };
         Sets {
-            open: set(&[(c.call_open, OTHER)]),
+            open: set(&[(c.call_open, OTHER), (c.call_type, SEP)]),
             header: with(&[(core::slice::from_ref(&c.tag_end), END)], true),
             name: with(&[(sep, SEP)], true),
             between: with(&[], true),
@@ -150,6 +151,8 @@ pub struct XmlReader {
     junk_reported: bool,
     /// A first parameter that may wrap the arguments (see the module docs).
     wrap: Option<Wrap>,
+    /// The call type (`XmlSyntax::call_type`) was read.
+    typed: bool,
 }
 
 /// A buffered wrapping parameter: its key, the format's typing, its raw value text.
@@ -183,6 +186,7 @@ impl XmlReader {
             gap: Gap::default(),
             junk_reported: false,
             wrap: None,
+            typed: false,
         }
     }
 
@@ -394,6 +398,13 @@ impl Reader for XmlReader {
                     }
                     match self.sets.open.at_start(&rest[j..], eof) {
                         Err(()) => return Step::partial(i),
+                        Ok(Some(idx)) if code(&self.sets.open, idx) == SEP => {
+                            if self.typed {
+                                return Step::reject(i);
+                            }
+                            self.typed = true;
+                            i += j + self.sets.open.text(idx).len();
+                        }
                         Ok(Some(idx)) => {
                             i += j + self.sets.open.text(idx).len();
                             self.st = if matches!(self.cfg.name, Name::Tag) { St::Header } else { St::Name };

@@ -16,7 +16,8 @@
 use crate::prelude::*;
 use super::value::{self, ParamValue};
 use super::{code, header, Gap};
-use crate::engine::{floor_char_boundary, Reader, Step};
+use crate::reader::{Reader, Step};
+use crate::text::floor_char_boundary;
 use crate::event::Label;
 use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};

@@ -20,7 +20,7 @@ pub mod muse;
 pub mod value;
 pub mod xtml;
 
-use crate::engine::Reader;
+use crate::reader::Reader;
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
 
@@ -57,6 +57,9 @@ pub struct XmlSyntax {
     /// Required (after optional whitespace) before the name, when the sequencer's opening
     /// marker is a wrapper (Step-3: `<｜tool_call_begin｜>` then `<steptml:invoke name=`).
     pub call_open: &'static [&'static str],
+    /// Optional before `call_open` (after optional whitespace, at most once): Step-3's call
+    /// type, `function<｜tool_sep｜>`, as its chat template writes it.
+    pub call_type: &'static [&'static str],
     pub name: Name,
     /// Ends tag headers: `>` or `<|sep|>`.
     pub tag_end: &'static str,
@@ -92,6 +95,7 @@ pub struct XmlSyntax {
 impl XmlSyntax {
     pub const NONE: XmlSyntax = XmlSyntax {
         call_open: &[],
+        call_type: &[],
         name: Name::Tag,
         tag_end: ">",
         param_open: &[],
@@ -190,7 +194,7 @@ mod fuzz {
             ("glm47", &["<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"]),
             ("k2_horizon", &["<ifm|tool_call>", "</ifm|tool_call>", "<ifm|arg_key>", "</ifm|arg_key>", "<ifm|arg_type>", "</ifm|arg_type>", "<ifm|arg_value>", "</ifm|arg_value>", "integer"]),
             ("deepseek_v32", &["<｜DSML｜function_calls>", "<｜DSML｜invoke name=", "\"f\">", "</｜DSML｜invoke>", "<｜DSML｜parameter name=", "\"k\" string=\"false\">", "</｜DSML｜parameter>"]),
-            ("step3", &["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>", "<steptml:invoke name=", "\"f\">", "</steptml:invoke>", "<steptml:parameter name=", "</steptml:parameter>"]),
+            ("step3", &["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>", "function<｜tool_sep｜>", "<steptml:invoke name=", "\"f\">", "</steptml:invoke>", "<steptml:parameter name=", "</steptml:parameter>"]),
             ("minicpm5", &["<function name=", "\"f\">", "</function>", "<param name=", "\"k\">", "</param>", "<![CDATA[", "]]>"]),
             ("minimax_m3", &["]<]minimax[>[<invoke name=", "\"f\">", "]<]minimax[>[</invoke>", "]<]minimax[>[<k>", "]<]minimax[>[</k>", "]<]minimax[>["]),
             ("kimi_k3", &["<|open|>", "<|close|>", "<|sep|>", "think", "call tool=\"f\"", "argument key=\"k\" type=\"integer\"", "<|close|>argument<|sep|>", "<|close|>call<|sep|>"]),

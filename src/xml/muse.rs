@@ -13,7 +13,7 @@
 use crate::prelude::*;
 use super::call::XmlReader;
 use super::{code, Gap, XmlSyntax};
-use crate::engine::{Reader, Status, Step};
+use crate::reader::{Reader, Status, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 
@@ -185,7 +185,7 @@ impl MuseReader {
 }
 
 impl Reader for MuseReader {
-    fn emitted(&self) -> bool {
+    fn committed(&self) -> bool {
         self.committed
     }
 

@@ -12,7 +12,7 @@
 use crate::prelude::*;
 use super::call::XmlReader;
 use super::XmlSyntax;
-use crate::engine::{Reader, Step};
+use crate::reader::{Reader, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 
@@ -51,7 +51,7 @@ impl XtmlReader {
 }
 
 impl Reader for XtmlReader {
-    fn emitted(&self) -> bool {
+    fn committed(&self) -> bool {
         self.committed
     }
 

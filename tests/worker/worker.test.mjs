@@ -78,7 +78,7 @@ const FAMILIES = [
   ["Qwen3-Coder-30B-A3B-Instruct", "qwen3_coder", "3"],
   ["mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral", 3],
   ["meta-llama/Llama-3.1-8B-Instruct", "llama3_json", 3],
-  ["google/gemma-4-31B-it", "gemma4", "3"],
+  ["google/gemma-4-31B-it", "gemma4", 3],
   ["moonshotai/Kimi-K2-Instruct", "kimi_k2", 3],
   ["openai/gpt-oss-20b", "openai", 3],
   ["Qwen/Qwen2.5-7B-Instruct", "hermes", 3],
