@@ -21,7 +21,7 @@
 
 use crate::prelude::*;
 use crate::event::Label;
-use crate::reader::{Reader, Status, READER_LOOKAHEAD};
+use crate::reader::{CallError, Reader, Status, READER_LOOKAHEAD};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
@@ -41,10 +41,6 @@ struct PayloadState {
     /// The opening marker (consumed) and the bytes consumed while no call was started.
     held: String,
     calls_at_start: usize,
-    /// Diagnostics emitted before the payload: more at a reject mean malformed markup.
-    diags_at_start: usize,
-    /// `malformed_json` diagnostics emitted before the payload.
-    malformed_at_start: usize,
     /// Length of a bare opening marker (0 for consumed markers).
     bare_len: usize,
 }
@@ -165,7 +161,8 @@ impl Engine {
         self.buf.len()
     }
 
-    /// The most `held_len` can be (contract invariant 5): the longest marker, plus the bounded
+    /// The most `held_len` can be (text is held only while it may start a marker): the longest
+    /// marker, plus the bounded
     /// look-ahead readers use between parts of a payload (`READER_LOOKAHEAD`).
     pub fn hold_bound(&self) -> usize {
         [&self.content, &self.thinking, &self.section_set, &self.end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
@@ -385,6 +382,9 @@ impl Engine {
                 sink.in_reader = true;
                 let step = p.reader.feed(visible, eof && !capped, sink);
                 sink.in_reader = false;
+                // Contract breaches (see `Reader::feed`) trip the harness and the fuzzers; a
+                // release build survives them without a panic.
+                debug_assert!(step.used <= visible.len(), "a reader consumed {} of {} bytes", step.used, visible.len());
                 let used = step.used.min(visible.len());
                 let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
                 if committed {
@@ -407,44 +407,48 @@ impl Engine {
                         return Some(used);
                     }
                 }
-                let malformed = self.drop_malformed && sink.diags_emitted() > p.diags_at_start;
+                // A payload that failed is malformed markup: dropped under `keepMalformed: false`.
+                let malformed = self.drop_malformed && step.error.is_some();
                 match step.status {
+                    Status::Partial if !eof => {
+                        if used == 0 { None } else { Some(used) }
+                    }
                     Status::Partial => {
-                        if eof && !committed {
+                        debug_assert!(false, "a reader returned Partial at eof");
+                        if !committed {
                             self.reject_payload(off + used, sink, malformed);
                             return Some(used);
                         }
-                        if eof {
-                            // Readers must finish at eof; treat as done.
-                            if sink.in_call() {
-                                sink.end_call_truncated();
-                            }
-                            self.after_payload();
-                            return Some(used);
+                        if sink.in_call() {
+                            sink.end_call_truncated();
                         }
-                        if used == 0 { None } else { Some(used) }
+                        self.after_payload();
+                        Some(used)
                     }
                     Status::Done => {
                         // A payload that ended without a call (e.g. an empty call list) was markup.
                         self.acct.record(off + used, SpanKind::Markup, sink);
-                        let broken = self.drop_malformed && sink.malformed_emitted() > p.malformed_at_start;
                         if sink.in_call() {
                             sink.end_call();
                         }
                         self.after_payload();
-                        if broken && self.has_end {
+                        // The rest of a broken payload, up to its closing marker, is dropped too.
+                        if malformed && matches!(step.error, Some(CallError::Malformed(_))) && self.has_end {
                             self.mode = Mode::Skip;
                         }
                         Some(used)
                     }
+                    Status::Reject if committed => {
+                        debug_assert!(false, "a reader rejected a payload after committing it");
+                        if sink.in_call() {
+                            sink.end_call();
+                        }
+                        self.after_payload();
+                        Some(used)
+                    }
                     Status::Reject => {
-                        if committed {
-                            // Contract breach by the reader: end what it started.
-                            if sink.in_call() {
-                                sink.end_call();
-                            }
-                            self.after_payload();
-                            return Some(used);
+                        if let Some(e) = &step.error {
+                            sink.diag(e.label(), e.message(), None);
                         }
                         let bare_len = p.bare_len;
                         let nothing = p.held.is_empty();
@@ -545,8 +549,6 @@ impl Engine {
             reader,
             held,
             calls_at_start: sink.calls_started(),
-            diags_at_start: sink.diags_emitted(),
-            malformed_at_start: sink.malformed_emitted(),
             bare_len,
         });
     }

@@ -1,9 +1,9 @@
-//! Events a parser emits, and the one-shot result built from them (contract §3).
+//! Events a parser emits, and the one-shot result built from them.
 
 use crate::prelude::*;
 use crate::json::push_json_string;
 
-/// Diagnostic labels: one stable vocabulary (contract §5).
+/// Diagnostic labels: one stable vocabulary (their JS names are API: never renamed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     MalformedJson,
@@ -49,7 +49,7 @@ impl Label {
     }
 }
 
-/// One parser event. JS shapes are in contract §3; `to_json` writes them.
+/// One parser event; `to_json` writes its JS shape (README, Events).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// Content for the user.
@@ -201,8 +201,8 @@ pub struct ParseResult {
 
 impl ParseResult {
     /// Folds an event sequence into a result. `parse()` and a streamed parse use this one
-    /// function, so they agree by construction (contract invariant 3). Repaired calls are
-    /// kept as `keep` says (their diagnostics are always kept).
+    /// function, so `parse()` equals streaming the whole text and calling `finish()` by
+    /// construction. Repaired calls are kept as `keep` says (their diagnostics are always kept).
     pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>, keep: impl Into<Keep>) -> ParseResult {
         let keep = keep.into();
         let mut r = ParseResult::default();

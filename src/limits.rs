@@ -1,4 +1,4 @@
-//! Size and depth limits (contract invariant 6). Every limit, when hit, yields a diagnostic
+//! Size and depth limits (memory stays bounded whatever the input). Every limit, when hit, yields a diagnostic
 //! (`limit_exceeded`) and the parser continues safely; none panics. Fixtures for each limit and
 //! payload kind: the cases with a `limits:` option in `tests/data/`.
 //!

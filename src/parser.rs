@@ -185,7 +185,8 @@ fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'st
     }
 }
 
-/// A streaming parser: feed chunks of any size, get events (contract §3).
+/// A streaming parser: feed chunks of any size, get events; any chunking gives the same
+/// merged events.
 pub struct ToolCallParser {
     family: &'static Family,
     engine: Engine,
@@ -279,7 +280,7 @@ impl ToolCallParser {
     }
 
     /// Turns on byte accounting: `spans()` then tells where every consumed input byte went
-    /// (contract invariant 4; used by the fixture harness, and for highlighting). Call before
+    /// (nothing lost, `spans.rs`; used by the fixture harness, and for highlighting). Call before
     /// the first push; the list grows with the number of markers, not bytes.
     pub fn record_spans(&mut self) {
         self.engine.record_spans();
@@ -295,7 +296,7 @@ impl ToolCallParser {
         self.engine.held_len()
     }
 
-    /// The bound on `held_len` (contract invariant 5).
+    /// The bound on `held_len`: text is held only while it may start a marker.
     pub fn hold_bound(&self) -> usize {
         self.engine.hold_bound()
     }

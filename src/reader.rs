@@ -7,6 +7,8 @@
 //! diagnostics to the `Sink`; it never emits markup as content and never re-reads what it
 //! consumed.
 
+use crate::event::Label;
+use crate::prelude::*;
 use crate::sink::Sink;
 
 /// A payload reader (httparse style).
@@ -22,6 +24,13 @@ pub trait Reader {
     ///   payload after all; `input[used..]` goes back to the sequencer, the consumed bytes
     ///   become text.
     ///
+    /// A `Done` or `Reject` may carry the `CallError` that ended the payload: the sequencer
+    /// decides from it whether the payload was malformed markup (dropped under
+    /// `keepMalformed: false`). A `Reject`'s error is reported by the sequencer, before the
+    /// bytes it gives back as text; a `Done`'s error was reported by the reader (`Step::fail`),
+    /// which knows where it stands among the events it emitted. A reader that breaks this contract (`used` past the input, a
+    /// `Reject` after committing, `Partial` at `eof`) trips a `debug_assert!`.
+    ///
     /// `used <= input.len()` always. With `eof`, no more input will come: the reader must
     /// return `Done` or `Reject`, ending (with a `truncation` diagnostic) any call it started.
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
@@ -35,11 +44,58 @@ pub trait Reader {
 }
 
 /// See `Reader::feed`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// Bytes of the input consumed.
     pub used: usize,
     pub status: Status,
+    /// What ended the payload (`Done`, `Reject`), reported by the sequencer.
+    pub error: Option<CallError>,
+}
+
+/// Why a payload or a call failed: its diagnostic label and message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallError {
+    /// The markup or the JSON breaks the format (`malformed_json`).
+    Malformed(String),
+    /// A configured limit was hit (`limit_exceeded`): depth, name or key length, buffer.
+    Limit(String),
+    /// The output ended inside the payload (`truncation`).
+    Truncated(String),
+    /// Arguments given as a string that does not hold JSON (`escaping_error`).
+    Escaping(String),
+}
+
+impl CallError {
+    pub fn label(&self) -> Label {
+        match self {
+            CallError::Malformed(_) => Label::MalformedJson,
+            CallError::Limit(_) => Label::LimitExceeded,
+            CallError::Truncated(_) => Label::Truncation,
+            CallError::Escaping(_) => Label::EscapingError,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            CallError::Malformed(m) | CallError::Limit(m) | CallError::Truncated(m) | CallError::Escaping(m) => m,
+        }
+    }
+
+    /// The same error with `prefix` before its message.
+    pub fn prefixed(self, prefix: &str) -> CallError {
+        self.map(|m| format!("{prefix}{m}"))
+    }
+
+    /// The same kind of error with the message `f` makes of this one's.
+    pub fn map(self, f: impl FnOnce(&str) -> String) -> CallError {
+        match self {
+            CallError::Malformed(m) => CallError::Malformed(f(&m)),
+            CallError::Limit(m) => CallError::Limit(f(&m)),
+            CallError::Truncated(m) => CallError::Truncated(f(&m)),
+            CallError::Escaping(m) => CallError::Escaping(f(&m)),
+        }
+    }
 }
 
 /// How a payload stands after a `Reader::feed`.
@@ -52,13 +108,36 @@ pub enum Status {
 
 impl Step {
     pub fn partial(used: usize) -> Step {
-        Step { used, status: Status::Partial }
+        Step { used, status: Status::Partial, error: None }
     }
     pub fn done(used: usize) -> Step {
-        Step { used, status: Status::Done }
+        Step { used, status: Status::Done, error: None }
     }
     pub fn reject(used: usize) -> Step {
-        Step { used, status: Status::Reject }
+        Step { used, status: Status::Reject, error: None }
+    }
+    /// The payload ended after `used` bytes because of `error`, which the reader reported.
+    pub fn done_with(used: usize, error: CallError) -> Step {
+        Step { used, status: Status::Done, error: Some(error) }
+    }
+    /// The payload ended after `used` bytes because of `error`, reported now: the open call
+    /// ends incomplete with it, or (no call open) it is a payload diagnostic.
+    pub fn fail(used: usize, error: CallError, sink: &mut Sink) -> Step {
+        if sink.in_call() {
+            sink.end_call_incomplete(error.label(), error.message());
+        } else {
+            sink.diag(error.label(), error.message(), None);
+        }
+        Step::done_with(used, error)
+    }
+    /// This step of a reader that saw its input `by` bytes later (a wrapping reader's view).
+    pub fn shifted(mut self, by: usize) -> Step {
+        self.used += by;
+        self
+    }
+    /// Not a payload after all, because of `error` (reported as payload-level diagnostic).
+    pub fn reject_with(used: usize, error: CallError) -> Step {
+        Step { used, status: Status::Reject, error: Some(error) }
     }
 }
 

@@ -3,7 +3,7 @@
 //! Readers report text, calls and argument fragments here; the sink turns them into events,
 //! merges adjacent text, numbers calls, makes ids, and checks every argument fragment with a
 //! JSON scanner. Whatever a reader does, a call's fragments concatenate to one valid JSON object
-//! (contract invariant 2): a fragment that would break that is refused with a diagnostic, and an
+//! (arguments are append-only): a fragment that would break that is refused with a diagnostic, and an
 //! unfinished object is completed (append-only) when the call ends.
 
 use crate::prelude::*;
@@ -41,8 +41,6 @@ pub struct Sink {
     id_prefix: String,
     id_style: IdStyle,
     calls: usize,
-    diags: usize,
-    malformed: usize,
     open: Option<OpenCall>,
     /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
     /// the reader's (byte accounting, `spans.rs`).
@@ -68,8 +66,6 @@ impl Sink {
             id_prefix,
             id_style,
             calls: 0,
-            diags: 0,
-            malformed: 0,
             open: None,
             in_reader: false,
             reader_text: 0,
@@ -92,16 +88,6 @@ impl Sink {
     /// Number of calls started so far.
     pub fn calls_started(&self) -> usize {
         self.calls
-    }
-
-    /// Number of diagnostics emitted so far.
-    pub fn diags_emitted(&self) -> usize {
-        self.diags
-    }
-
-    /// Number of `malformed_json` diagnostics emitted so far.
-    pub fn malformed_emitted(&self) -> usize {
-        self.malformed
     }
 
     /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
@@ -245,8 +231,6 @@ impl Sink {
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
-        self.diags += 1;
-        self.malformed += (label == Label::MalformedJson) as usize;
         self.events.push(Event::Diagnostic { label, message: message.into(), index });
     }
 

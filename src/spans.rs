@@ -1,4 +1,5 @@
-//! Byte accounting (contract invariant 4, "nothing lost"): the engine attributes every input byte
+//! Byte accounting ("nothing lost": every input byte ends up in text, reasoning, a tool call
+//! or consumed markup, never in two of them): the engine attributes every input byte
 //! it consumes to one span: text, reasoning, markup (markers, call payloads, framing whitespace)
 //! or dropped (only by the `keepMalformed: false` policy). Off by default (no cost but a branch);
 //! the fixture harness turns it on and checks that the spans cover the input exactly once and
@@ -160,7 +161,7 @@ impl Recorder {
     }
 }
 
-/// The conservation check (contract invariant 4) over one run: `spans` cover `input` exactly
+/// The conservation check (nothing lost) over one run: `spans` cover `input` exactly
 /// once, in order; text and reasoning events are exactly the bytes of the text and reasoning
 /// spans (plus what readers emitted from inside markup spans: a subsequence of those spans'
 /// bytes); bytes are dropped only when `may_drop` (the `keepMalformed: false` policy), and then

@@ -184,7 +184,7 @@ pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
     Ok(crate::classify::to_json(&list))
 }
 
-/// The SSE rewriter (contract §6): upstream OpenAI SSE bytes in, rewritten SSE bytes out.
+/// The SSE rewriter: upstream OpenAI SSE bytes in, rewritten SSE bytes out.
 /// Free it with `free()` when the stream ends.
 #[wasm_bindgen(js_name = SseRewriter)]
 pub struct JsSseRewriter {

@@ -16,7 +16,7 @@
 //! `max_name_bytes` + 128 bytes, with `limit_exceeded`).
 
 use crate::prelude::*;
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Step};
 use crate::event::Label;
 use crate::json::named::RawArgs;
 use crate::json::call::skip_ws;
@@ -34,8 +34,9 @@ const HEADER_SLACK: usize = 128;
 const MESSAGE: Act = Act::Other(0);
 const BREAK: Act = Act::Other(1);
 
+/// Which part of a Harmony message the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum Part {
     Header,
     Reasoning,
     Text,
@@ -45,7 +46,7 @@ enum St {
 
 /// Reads one Harmony message. See the module docs.
 pub struct HarmonyReader {
-    st: St,
+    part: Part,
     header: String,
     header_set: MarkerSet,
     body_end: MarkerSet,
@@ -67,7 +68,7 @@ impl HarmonyReader {
         let mut body_end = MarkerSet::new();
         body_end.add_all(END, BREAK).add_all(OPEN, BREAK);
         HarmonyReader {
-            st: St::Header,
+            part: Part::Header,
             header: String::new(),
             header_set,
             body_end,
@@ -91,7 +92,7 @@ impl HarmonyReader {
     }
 
     /// Decides what the body is from the header.
-    fn decide(&mut self) -> St {
+    fn decide(&mut self) -> Part {
         let h = self.header.as_str();
         let recipient = h.match_indices("to=").find(|(at, _)| {
             let before = h[..*at].chars().next_back();
@@ -101,18 +102,18 @@ impl HarmonyReader {
             let to = Self::word_after(&h[at..], "to=").unwrap_or("");
             if !to.is_empty() && !matches!(to, "assistant" | "user" | "system" | "developer" | "all") {
                 self.name = to.strip_prefix("functions.").unwrap_or(to).to_string();
-                return St::CallOpen;
+                return Part::CallOpen;
             }
         }
         match Self::word_after(h, "<|channel|>") {
-            Some("analysis") => St::Reasoning,
-            _ => St::Text,
+            Some("analysis") => Part::Reasoning,
+            _ => Part::Text,
         }
     }
 
     /// Emits a body chunk on the current channel.
     fn emit(&mut self, s: &str, sink: &mut Sink) {
-        if self.st == St::Reasoning { sink.reasoning(s) } else { sink.text(s) }
+        if self.part == Part::Reasoning { sink.reasoning(s) } else { sink.text(s) }
     }
 }
 
@@ -125,8 +126,8 @@ impl Reader for HarmonyReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            match self.st {
-                St::Header => {
+            match self.part {
+                Part::Header => {
                     if self.header.is_empty() {
                         // The opening marker (the engine found it at the start of the input).
                         let Some(open) = OPEN.iter().find(|m| input.starts_with(**m)) else { return Step::reject(0) };
@@ -143,13 +144,12 @@ impl Reader for HarmonyReader {
                     i += take;
                     let max = sink.limits.max_name_bytes + HEADER_SLACK;
                     if self.header.len() > max {
-                        sink.diag(Label::LimitExceeded, format!("a Harmony message header ran past {max} bytes; released as text"), None);
-                        return Step::reject(i);
+                        return Step::reject_with(i, CallError::Limit(format!("a Harmony message header ran past {max} bytes; released as text")));
                     }
                     match found {
                         Some(idx) if self.header_set.act(idx) == MESSAGE => {
                             i += self.header_set.text(idx).len();
-                            self.st = self.decide();
+                            self.part = self.decide();
                             self.emitted = true;
                         }
                         Some(_) => return Step::reject(i),
@@ -157,7 +157,7 @@ impl Reader for HarmonyReader {
                         None => return Step::partial(i),
                     }
                 }
-                St::Reasoning | St::Text => {
+                Part::Reasoning | Part::Text => {
                     let rest = &input[i..];
                     return match self.body_end.find(rest, eof) {
                         Hit::Found { at, .. } => {
@@ -174,7 +174,7 @@ impl Reader for HarmonyReader {
                         }
                     };
                 }
-                St::CallOpen => {
+                Part::CallOpen => {
                     let j = skip_ws(input, i);
                     // Whitespace before the body is framing.
                     i = j;
@@ -185,7 +185,7 @@ impl Reader for HarmonyReader {
                         sink.start_call(&self.name, None);
                         self.args.begin(sink);
                         i = j;
-                        self.st = St::Args;
+                        self.part = Part::Args;
                         continue;
                     }
                     let at_end = match self.body_end.at_start(&input[j..], eof) {
@@ -206,9 +206,9 @@ impl Reader for HarmonyReader {
                     // Not JSON: the body is content.
                     let msg = format!("the message to `{}` is not a JSON object; kept as text", self.name);
                     sink.diag(Label::MalformedJson, msg, None);
-                    self.st = St::Text;
+                    self.part = Part::Text;
                 }
-                St::Args => {
+                Part::Args => {
                     let (used, ended) = self.args.feed(&input[i..], eof, sink);
                     i += used;
                     return if ended { Step::done(i) } else { Step::partial(i) };

@@ -75,7 +75,7 @@ impl Reader for InklingReader {
                     let step = call.feed(&tail[INVOKE_JSON.len()..], eof, sink);
                     self.call = Some(call);
                     // Offsets as if the call had been fed on its own later (split invariance).
-                    return Step { used: used + INVOKE_JSON.len() + step.used, status: step.status };
+                    return step.shifted(used + INVOKE_JSON.len());
                 }
                 if INVOKE_JSON.starts_with(tail) && !eof {
                     return Step::partial(0);

@@ -17,7 +17,7 @@
 //!   reported.
 
 use crate::prelude::*;
-use crate::reader::{Reader, Status, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
 use crate::json::unescape;
@@ -76,19 +76,18 @@ pub(crate) fn skip_ws(input: &str, mut i: usize) -> usize {
     i
 }
 
-fn describe(e: JsonError) -> String {
+/// The error a JSON scanner error means for a call.
+pub(crate) fn describe(e: JsonError) -> CallError {
     match e {
-        JsonError::Unexpected(b) if b.is_ascii_graphic() => format!("unexpected `{}`", b as char),
-        JsonError::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
-        JsonError::TooDeep => DEPTH.to_string(),
+        JsonError::Unexpected(b) if b.is_ascii_graphic() => CallError::Malformed(format!("unexpected `{}`", b as char)),
+        JsonError::Unexpected(b) => CallError::Malformed(format!("unexpected byte 0x{b:02x}")),
+        JsonError::TooDeep => CallError::Limit("nesting deeper than the maxDepth limit".into()),
     }
 }
 
-/// The message of a `max_depth` error.
-const DEPTH: &str = "nesting deeper than the maxDepth limit";
-
+/// Which part of a list of call objects (array, sequence) the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outer {
+enum ListPart {
     Begin,
     /// After `[` or `,` in an array: a call object (or `]` right after `[`).
     ArrItem { first: bool },
@@ -108,7 +107,7 @@ pub struct CallsReader {
     collapse: bool,
     /// An array opened where one object was expected (each extra element is a collapse).
     collapsed_array: bool,
-    st: Outer,
+    part: ListPart,
     obj: Option<WrapperReader>,
     /// Calls this reader completed.
     calls: usize,
@@ -132,7 +131,7 @@ impl CallsReader {
             bare,
             collapse: !bare,
             collapsed_array: false,
-            st: Outer::Begin,
+            part: ListPart::Begin,
             obj: None,
             calls: 0,
             consumed: 0,
@@ -166,15 +165,15 @@ impl CallsReader {
 
     fn fail(&mut self, used: usize, sink: &mut Sink, msg: &str) -> Step {
         self.consumed += used;
-        self.st = Outer::Done;
+        self.part = ListPart::Done;
+        let error = CallError::Malformed(msg.to_string());
         if self.calls == 0 && !sink.in_call() {
             if self.consumed > 0 && !self.bare {
-                sink.diag(Label::MalformedJson, msg.to_string(), None);
+                return Step::reject_with(used, error);
             }
             return Step::reject(used);
         }
-        sink.diag(Label::MalformedJson, msg.to_string(), None);
-        Step::done(used)
+        Step::fail(used, error, sink)
     }
 }
 
@@ -183,9 +182,9 @@ impl Reader for CallsReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            match self.st {
-                Outer::Done => return Step::done(i),
-                Outer::Begin => {
+            match self.part {
+                ListPart::Done => return Step::done(i),
+                ListPart::Begin => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if eof {
@@ -201,16 +200,16 @@ impl Reader for CallsReader {
                     if b == b'[' && array_ok {
                         i += 1;
                         self.collapsed_array = self.shape == JsonShape::Object;
-                        self.st = Outer::ArrItem { first: true };
+                        self.part = ListPart::ArrItem { first: true };
                     } else if b == b'{' && object_ok {
                         self.obj = Some(self.object(self.bare));
-                        self.st = Outer::InObj { in_array: false };
+                        self.part = ListPart::InObj { in_array: false };
                     } else {
                         self.consumed += i;
                         return Step::reject(i);
                     }
                 }
-                Outer::ArrItem { first } => {
+                ListPart::ArrItem { first } => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if eof {
@@ -222,22 +221,23 @@ impl Reader for CallsReader {
                     match bytes[i] {
                         b']' if first => {
                             i += 1;
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                         }
                         b'{' => {
                             let mut obj = self.object(self.bare && self.calls == 0);
                             obj.fused = self.collapsed_array && !first;
                             obj.pre_text = core::mem::take(&mut self.skipped);
                             self.obj = Some(obj);
-                            self.st = Outer::InObj { in_array: true };
+                            self.part = ListPart::InObj { in_array: true };
                         }
                         _ => return self.fail(i, sink, "expected a call object in the array"),
                     }
                 }
-                Outer::InObj { in_array } => {
+                ListPart::InObj { in_array } => {
                     let Some(obj) = self.obj.as_mut() else { return self.fail(i, sink, "internal") };
                     let step = obj.feed(&input[i..], eof, sink);
                     i += step.used;
+                    let error = step.error;
                     match step.status {
                         Status::Partial => {
                             self.consumed += i;
@@ -251,16 +251,16 @@ impl Reader for CallsReader {
                             let failed = obj.failed;
                             self.obj = None;
                             if failed {
-                                self.st = Outer::Done;
+                                self.part = ListPart::Done;
                                 self.consumed += i;
-                                return Step::done(i);
+                                return Step { used: i, status: Status::Done, error };
                             }
-                            self.st = if in_array {
-                                Outer::ArrAfter
+                            self.part = if in_array {
+                                ListPart::ArrAfter
                             } else if matches!(self.shape, JsonShape::Sequence(_)) || self.collapse {
-                                Outer::Next
+                                ListPart::Next
                             } else {
-                                Outer::Done
+                                ListPart::Done
                             };
                         }
                         Status::Reject => {
@@ -270,29 +270,35 @@ impl Reader for CallsReader {
                             if in_array && nameless {
                                 // A complete element without a tool name is skipped (as vLLM's
                                 // Mistral parser does): its bytes are text, the array goes on.
+                                if let Some(e) = error {
+                                    sink.diag(e.label(), e.message(), None);
+                                }
                                 if self.calls == 0 {
                                     self.skipped = pre + &raw;
                                 } else {
                                     sink.text(&raw);
                                 }
-                                self.st = Outer::ArrAfter;
+                                self.part = ListPart::ArrAfter;
                                 continue;
                             }
                             if self.calls == 0 {
                                 self.consumed += i;
-                                self.st = Outer::Done;
-                                return Step::reject(i);
+                                self.part = ListPart::Done;
+                                return Step { used: i, status: Status::Reject, error };
                             }
                             // A later element that is not a call: its bytes are text.
+                            if let Some(e) = error {
+                                sink.diag(e.label(), e.message(), None);
+                            }
                             sink.text(&self.gap);
                             sink.text(&raw);
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                             self.consumed += i;
                             return Step::done(i);
                         }
                     }
                 }
-                Outer::ArrAfter => {
+                ListPart::ArrAfter => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if eof {
@@ -304,11 +310,11 @@ impl Reader for CallsReader {
                     match bytes[i] {
                         b',' => {
                             i += 1;
-                            self.st = Outer::ArrItem { first: false };
+                            self.part = ListPart::ArrItem { first: false };
                         }
                         b']' => {
                             i += 1;
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                             if self.calls == 0 && !self.skipped.is_empty() {
                                 // No element was a call: the whole array is text.
                                 self.consumed += i;
@@ -318,25 +324,25 @@ impl Reader for CallsReader {
                         _ => return self.fail(i, sink, "expected `,` or `]` after a call object"),
                     }
                 }
-                Outer::Next => {
+                ListPart::Next => {
                     // Look ahead (bounded) for `ws [sep] ws {` without consuming unless it matches.
                     let sep = if let JsonShape::Sequence(sep) = self.shape { sep } else { b',' };
                     let j = skip_ws(input, i);
                     let k = if j < bytes.len() && bytes[j] == sep { skip_ws(input, j + 1) } else { j };
                     if k - i > 2 * 64 + 1 {
-                        self.st = Outer::Done;
+                        self.part = ListPart::Done;
                         continue;
                     }
                     if k == bytes.len() {
                         if eof {
-                            self.st = Outer::Done;
+                            self.part = ListPart::Done;
                             continue;
                         }
                         self.consumed += i;
                         return Step::partial(i);
                     }
                     if bytes[k] != b'{' {
-                        self.st = Outer::Done;
+                        self.part = ListPart::Done;
                         continue;
                     }
                     self.gap.clear();
@@ -345,7 +351,7 @@ impl Reader for CallsReader {
                     let mut obj = self.object(self.bare);
                     obj.fused = !matches!(self.shape, JsonShape::Sequence(_));
                     self.obj = Some(obj);
-                    self.st = Outer::InObj { in_array: false };
+                    self.part = ListPart::InObj { in_array: false };
                 }
             }
         }
@@ -354,18 +360,17 @@ impl Reader for CallsReader {
 
 impl CallsReader {
     fn at_eof(&mut self, i: usize, sink: &mut Sink) -> Step {
-        self.st = Outer::Done;
+        self.part = ListPart::Done;
         if self.calls == 0 {
-            sink.diag(Label::Truncation, "the output ended inside a tool-call array", None);
-            return Step::reject(i);
+            return Step::reject_with(i, CallError::Truncated("the output ended inside a tool-call array".into()));
         }
-        sink.diag(Label::Truncation, "the output ended before the tool-call array closed", None);
-        Step::done(i)
+        Step::fail(i, CallError::Truncated("the output ended before the tool-call array closed".into()), sink)
     }
 }
 
+/// Which part of a call object the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum W {
+enum ObjectPart {
     Open,
     /// After `{` (`first`) or `,`: a key (or `}` when first).
     Key { first: bool },
@@ -391,7 +396,7 @@ struct WrapperReader {
     wrapper: Wrapper,
     /// Opened by a bare `{` in prose: the first key must be a call key.
     strict: bool,
-    st: W,
+    part: ObjectPart,
     sc: JsonScanner,
     key: String,
     key_escape: bool,
@@ -427,7 +432,7 @@ impl WrapperReader {
         WrapperReader {
             wrapper,
             strict,
-            st: W::Open,
+            part: ObjectPart::Open,
             sc: JsonScanner::new(Expect::Any, 1),
             key: String::new(),
             key_escape: false,
@@ -472,33 +477,30 @@ impl WrapperReader {
     }
 
     /// An error at `input[i]`: reject if nothing was started, else end the call.
-    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, msg: String) -> Step {
-        self.st = W::Done;
+    fn error(&mut self, input: &str, i: usize, sink: &mut Sink, error: CallError) -> Step {
+        self.part = ObjectPart::Done;
         self.failed = true;
-        // A configured limit (depth, name and key length) is `limit_exceeded`, not malformed JSON.
-        let label = if [DEPTH, "tool name too long", "key too long"].contains(&msg.as_str()) { Label::LimitExceeded } else { Label::MalformedJson };
         if !self.committed {
             self.raw.push_str(&input[..i]);
             // A bare `{` in prose that is not a call is just text.
-            if !(self.strict && self.keys <= 1 && self.name.is_none()) {
-                sink.diag(label, format!("not a valid tool call: {msg}"), None);
+            if self.strict && self.keys <= 1 && self.name.is_none() {
+                return Step::reject(i);
             }
-            return Step::reject(i);
+            return Step::reject_with(i, error.prefixed("not a valid tool call: "));
         }
-        if sink.in_call() {
-            if self.args_done {
-                sink.end_call();
-                sink.diag(Label::MalformedJson, format!("malformed call object after the arguments: {msg}"), None);
-            } else {
-                sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
-            }
+        if !sink.in_call() {
+            return Step::done(i);
         }
-        Step::done(i)
+        if self.args_done {
+            sink.end_call();
+            return Step::fail(i, CallError::Malformed(format!("malformed call object after the arguments: {}", error.message())), sink);
+        }
+        Step::fail(i, error.map(|m| format!("malformed arguments ({m}); closed")), sink)
     }
 
     /// The object closed at `input[i]` (the `}`), or the input ended.
     fn close(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
-        self.st = W::Done;
+        self.part = ObjectPart::Done;
         if !self.committed {
             if self.strict && !self.args_seen {
                 // `{"name": "x"}` in prose: ordinary JSON, not a call.
@@ -520,7 +522,7 @@ impl WrapperReader {
                 self.failed = true;
                 if !(self.strict && self.name.is_none() && !self.args_seen) {
                     self.nameless = true;
-                    sink.diag(Label::MalformedJson, "a call object without a tool name".to_string(), None);
+                    return Step::reject_with(i, CallError::Malformed("a call object without a tool name".into()));
                 }
                 return Step::reject(i);
             }
@@ -557,9 +559,8 @@ impl WrapperReader {
         if !self.committed && step.status == Status::Partial {
             self.raw.push_str(&input[..step.used]);
             if capped {
-                sink.diag(Label::LimitExceeded, "a call object stayed undecided too long; released as text", None);
                 self.failed = true;
-                return Step::reject(step.used);
+                return Step::reject_with(step.used, CallError::Limit("a call object stayed undecided too long; released as text".into()));
             }
         }
         step
@@ -569,26 +570,26 @@ impl WrapperReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            if i == bytes.len() && !matches!(self.st, W::Done) {
+            if i == bytes.len() && !matches!(self.part, ObjectPart::Done) {
                 if !eof {
                     return Step::partial(i);
                 }
                 return self.at_eof(input, i, sink);
             }
-            match self.st {
-                W::Done => return Step::done(i),
-                W::Open => {
+            match self.part {
+                ObjectPart::Done => return Step::done(i),
+                ObjectPart::Open => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
                     }
                     if bytes[i] != b'{' {
-                        return self.error(input, i, sink, "expected `{`".into());
+                        return self.error(input, i, sink, CallError::Malformed("expected `{`".into()));
                     }
                     i += 1;
-                    self.st = W::Key { first: true };
+                    self.part = ObjectPart::Key { first: true };
                 }
-                W::Key { first } => {
+                ObjectPart::Key { first } => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
@@ -598,13 +599,13 @@ impl WrapperReader {
                             i += 1;
                             self.key.clear();
                             self.key_escape = false;
-                            self.st = W::KeyStr;
+                            self.part = ObjectPart::KeyStr;
                         }
                         b'}' if first => return self.close(input, i + 1, sink),
                         b => return self.error(input, i, sink, describe(JsonError::Unexpected(b))),
                     }
                 }
-                W::KeyStr => {
+                ObjectPart::KeyStr => {
                     let start = i;
                     while i < bytes.len() {
                         let b = bytes[i];
@@ -615,10 +616,10 @@ impl WrapperReader {
                         } else if b == b'"' {
                             break;
                         } else if b < 0x20 {
-                            return self.error(input, i, sink, "control character in a key".into());
+                            return self.error(input, i, sink, CallError::Malformed("control character in a key".into()));
                         }
                         if let Some(at) = crate::limits::crossing(input, start, i + 1, self.key.len(), sink.limits.max_name_bytes) {
-                            return self.error(input, at, sink, "key too long".into());
+                            return self.error(input, at, sink, CallError::Limit("key too long".into()));
                         }
                         i += 1;
                     }
@@ -626,21 +627,21 @@ impl WrapperReader {
                     if i < bytes.len() {
                         i += 1;
                         self.keys += 1;
-                        self.st = W::Colon;
+                        self.part = ObjectPart::Colon;
                     }
                 }
-                W::Colon => {
+                ObjectPart::Colon => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
                     }
                     if bytes[i] != b':' {
-                        return self.error(input, i, sink, "expected `:`".into());
+                        return self.error(input, i, sink, CallError::Malformed("expected `:`".into()));
                     }
                     i += 1;
-                    self.st = W::ValueStart;
+                    self.part = ObjectPart::ValueStart;
                 }
-                W::ValueStart => {
+                ObjectPart::ValueStart => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         continue;
@@ -649,7 +650,7 @@ impl WrapperReader {
                     let mut role = self.classify_key();
                     if self.strict && self.keys == 1 && role == Role::Skip {
                         // Ordinary JSON in prose.
-                        return self.error(input, i, sink, "not a call object".into());
+                        return self.error(input, i, sink, CallError::Malformed("not a call object".into()));
                     }
                     if self.wrapper.key_is_name && role == Role::Args {
                         self.name = unescape(&self.key);
@@ -658,7 +659,7 @@ impl WrapperReader {
                     match role {
                         Role::Name => {
                             if b != b'"' {
-                                return self.error(input, i, sink, "the tool name is not a string".into());
+                                return self.error(input, i, sink, CallError::Malformed("the tool name is not a string".into()));
                             }
                             self.name_raw.clear();
                             self.name_len = 0;
@@ -682,19 +683,19 @@ impl WrapperReader {
                                     self.args_buf = Some(String::new());
                                 }
                             } else {
-                                return self.error(input, i, sink, "the arguments are not an object".into());
+                                return self.error(input, i, sink, CallError::Malformed("the arguments are not an object".into()));
                             }
                         }
                         _ => self.sc = JsonScanner::new(Expect::Any, depth),
                     }
                     self.role = role;
-                    self.st = W::Value;
+                    self.part = ObjectPart::Value;
                 }
-                W::Value => {
+                ObjectPart::Value => {
                     let rest = &input[i..];
                     match self.role {
                         Role::ArgsString => {
-                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, "internal".into()) };
+                            let Some(sa) = self.string_args.as_mut() else { return self.error(input, i, sink, CallError::Malformed("internal".into())) };
                             self.scratch.clear();
                             let (used, r) = sa.feed(rest, &mut self.scratch);
                             let started = sa.started();
@@ -711,17 +712,16 @@ impl WrapperReader {
                                 Ok(false) => {}
                                 Ok(true) => {
                                     self.args_done = true;
-                                    self.st = W::After;
+                                    self.part = ObjectPart::After;
                                 }
                                 Err(msg) => {
                                     if self.committed {
                                         return self.error(input, i, sink, msg);
                                     }
-                                    self.st = W::Done;
+                                    self.part = ObjectPart::Done;
                                     self.failed = true;
                                     self.raw.push_str(&input[..i]);
-                                    sink.diag(Label::EscapingError, format!("arguments are a string that does not hold a JSON object: {msg}"), None);
-                                    return Step::reject(i);
+                                    return Step::reject_with(i, CallError::Escaping(format!("arguments are a string that does not hold a JSON object: {}", msg.message())));
                                 }
                             }
                         }
@@ -752,13 +752,13 @@ impl WrapperReader {
                             }
                             self.name_len += if role == Role::Name { used } else { 0 };
                             if role == Role::Name && self.name_len > sink.limits.max_name_bytes + 2 {
-                                return self.error(input, i + used, sink, "tool name too long".into());
+                                return self.error(input, i + used, sink, CallError::Limit("tool name too long".into()));
                             }
                             i += used;
                             match r {
                                 Ok(Progress::More) => {}
                                 Ok(Progress::Done) => {
-                                    self.st = W::After;
+                                    self.part = ObjectPart::After;
                                     match role {
                                         Role::Name => {
                                             let body = &self.name_raw[1..self.name_raw.len() - 1];
@@ -776,7 +776,7 @@ impl WrapperReader {
                         }
                     }
                 }
-                W::After => {
+                ObjectPart::After => {
                     // A top-level number value ends here; let the scanner know.
                     i = skip_ws(input, i);
                     if i == bytes.len() {
@@ -785,7 +785,7 @@ impl WrapperReader {
                     match bytes[i] {
                         b',' => {
                             i += 1;
-                            self.st = W::Key { first: false };
+                            self.part = ObjectPart::Key { first: false };
                         }
                         b'}' => return self.close(input, i + 1, sink),
                         b => return self.error(input, i, sink, describe(JsonError::Unexpected(b))),
@@ -793,20 +793,20 @@ impl WrapperReader {
                 }
             }
             // A skipped number value ends only at the next byte: the scanner reported Done
-            // without consuming it, which `W::After` now reads.
+            // without consuming it, which `ObjectPart::After` now reads.
         }
     }
 
     fn at_eof(&mut self, input: &str, i: usize, sink: &mut Sink) -> Step {
-        if self.st == W::Value && self.role == Role::Skip && self.sc.finish() {
-            self.st = W::After;
+        if self.part == ObjectPart::Value && self.role == Role::Skip && self.sc.finish() {
+            self.part = ObjectPart::After;
         }
-        self.st = W::Done;
+        self.part = ObjectPart::Done;
         self.failed = true;
         if !self.committed {
             self.raw.push_str(&input[..i]);
             if !self.raw.trim().is_empty() && !(self.strict && self.keys == 0) {
-                sink.diag(Label::Truncation, "the output ended inside a tool call".to_string(), None);
+                return Step::reject_with(i, CallError::Truncated("the output ended inside a tool call".into()));
             }
             return Step::reject(i);
         }
@@ -844,12 +844,12 @@ impl StringArgs {
 
     /// Feeds the inner scanner with decoded text; output (inner JSON) goes to `out`. An error
     /// comes with the bytes of `s` read before the offending one.
-    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, String)> {
+    fn push_decoded(&mut self, s: &str, out: &mut String) -> Result<(), (usize, CallError)> {
         let trailing = |s: &str| s.bytes().position(|b| !is_ws(b));
         if self.inner.is_done() {
             return match trailing(s) {
                 None => Ok(()),
-                Some(at) => Err((at, "text after the arguments object".into())),
+                Some(at) => Err((at, CallError::Malformed("text after the arguments object".into()))),
             };
         }
         let (used, r) = self.inner.feed(s, Some(out));
@@ -857,14 +857,14 @@ impl StringArgs {
             Err(e) => Err((used, describe(e))),
             Ok(Progress::Done) => match trailing(&s[used..]) {
                 None => Ok(()),
-                Some(at) => Err((used + at, "text after the arguments object".into())),
+                Some(at) => Err((used + at, CallError::Malformed("text after the arguments object".into()))),
             },
             Ok(_) => Ok(()),
         }
     }
 
     /// Returns (bytes used, Ok(true) when the string closed).
-    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, String>) {
+    fn feed(&mut self, input: &str, out: &mut String) -> (usize, Result<bool, CallError>) {
         let bytes = input.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -891,7 +891,7 @@ impl StringArgs {
                     if bytes[i] == b'"' {
                         i += 1;
                         if !self.inner.is_done() {
-                            return (i, Err("the string ended before the object did".into()));
+                            return (i, Err(CallError::Malformed("the string ended before the object did".into())));
                         }
                         return (i, Ok(true));
                     }
@@ -915,7 +915,7 @@ impl StringArgs {
                             i += 1;
                             continue;
                         }
-                        _ => return (i, Err("invalid escape in the arguments string".into())),
+                        _ => return (i, Err(CallError::Malformed("invalid escape in the arguments string".into()))),
                     };
                     i += 1;
                     self.esc = ESC_NONE;
@@ -926,7 +926,7 @@ impl StringArgs {
                 }
                 _ => {
                     let Some(d) = (bytes[i] as char).to_digit(16) else {
-                        return (i, Err("invalid \\u escape in the arguments string".into()));
+                        return (i, Err(CallError::Malformed("invalid \\u escape in the arguments string".into())));
                     };
                     self.u = self.u * 16 + d;
                     self.un += 1;

@@ -6,7 +6,7 @@
 //! rejected (its bytes become text).
 
 use crate::prelude::*;
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
@@ -14,8 +14,9 @@ use crate::sink::Sink;
 use crate::json::call::{skip_ws, CallsReader};
 use crate::json::call::{JsonShape, Wrapper};
 
+/// Which part of a `NamedJson` call the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum Part {
     Type,
     NameOpen,
     Name,
@@ -98,11 +99,8 @@ impl RawArgs {
             }
             Ok(Progress::More) => (used, false),
             Err(e) => {
-                let (label, what) = match e {
-                    crate::json::scanner::JsonError::TooDeep => (Label::LimitExceeded, "nesting deeper than the maxDepth limit".to_string()),
-                    crate::json::scanner::JsonError::Unexpected(b) => (Label::MalformedJson, format!("unexpected byte 0x{b:02x}")),
-                };
-                sink.end_call_incomplete(label, &format!("malformed arguments ({what}); closed"));
+                let error = crate::json::call::describe(e).map(|m| format!("malformed arguments ({m}); closed"));
+                sink.end_call_incomplete(error.label(), error.message());
                 (used, true)
             }
         }
@@ -111,7 +109,7 @@ impl RawArgs {
 
 pub struct NamedReader {
     cfg: &'static NamedJson,
-    st: St,
+    part: Part,
     type_set: MarkerSet,
     open_set: MarkerSet,
     name_set: MarkerSet,
@@ -129,10 +127,18 @@ fn set(markers: &[&str]) -> MarkerSet {
 }
 
 impl NamedReader {
+    /// Not a call after all: a payload-level error when a name was read, plain text otherwise.
+    fn not_a_call(&self, used: usize, message: String) -> Step {
+        if self.name.trim().is_empty() {
+            return Step::reject(used);
+        }
+        Step::reject_with(used, CallError::Malformed(message))
+    }
+
     pub fn new(cfg: &'static NamedJson) -> Self {
         NamedReader {
             cfg,
-            st: if cfg.type_sep.is_some() { St::Type } else { St::NameOpen },
+            part: if cfg.type_sep.is_some() { Part::Type } else { Part::NameOpen },
             type_set: set(cfg.type_sep.as_slice()),
             open_set: set(cfg.name_open),
             name_set: set(cfg.name_close),
@@ -204,14 +210,13 @@ impl NamedReader {
 }
 
 /// After `rest[..added]` was appended to `name`: when the name is now over `max_name_bytes`,
-/// reports it and returns where in `rest` it crossed the limit (the reject point, the same
-/// byte whatever the chunking).
-fn name_overflow(name: &str, rest: &str, added: usize, sink: &mut Sink) -> Option<usize> {
+/// the reject step: at the byte of `rest` (offset by `at`) where it crossed the limit, the same
+/// byte whatever the chunking.
+fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -> Option<Step> {
     let max = sink.limits.max_name_bytes;
     let over = name.len().checked_sub(max).filter(|&o| o > 0)?;
     let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
-    sink.diag(Label::LimitExceeded, msg, None);
-    Some(crate::text::floor_char_boundary(rest, added.saturating_sub(over)))
+    Some(Step::reject_with(at + crate::text::floor_char_boundary(rest, added.saturating_sub(over)), CallError::Limit(msg)))
 }
 
 /// Bytes of the call type before the type separator (DeepSeek V3's `function`).
@@ -222,28 +227,28 @@ impl Reader for NamedReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            match self.st {
-                St::Done => return Step::done(i),
+            match self.part {
+                Part::Done => return Step::done(i),
                 // The call type (`function`) is held unconsumed while undecided: at most
                 // `MAX_TYPE` bytes (within the hold-back bound), decided at the same byte
                 // whatever the chunking.
-                St::Type => match self.type_set.find(&input[i..], eof) {
+                Part::Type => match self.type_set.find(&input[i..], eof) {
                     Hit::Found { at, idx } if at <= MAX_TYPE => {
                         i += at + self.type_set.text(idx).len();
-                        self.st = St::NameOpen;
+                        self.part = Part::NameOpen;
                     }
                     Hit::Hold { at } if at <= MAX_TYPE && !eof => return Step::partial(i),
                     Hit::None if input.len() - i <= MAX_TYPE && !eof => return Step::partial(i),
                     _ => return Step::reject(i),
                 },
-                St::NameOpen => match Self::skip_optional(&self.open_set, input, i, eof) {
+                Part::NameOpen => match Self::skip_optional(&self.open_set, input, i, eof) {
                     Some(j) => {
                         i = j;
-                        self.st = St::Name;
+                        self.part = Part::Name;
                     }
                     None => return Step::partial(i),
                 },
-                St::Name => {
+                Part::Name => {
                     let rest = &input[i..];
                     // The name ends at a closing marker or a stop byte, whichever comes first.
                     let stop = rest.bytes().position(|b| self.cfg.name_stop.contains(&b));
@@ -256,13 +261,13 @@ impl Reader for NamedReader {
                         (_, None) => (rest.len(), None),
                     };
                     self.name.push_str(&rest[..text_end]);
-                    if let Some(at) = name_overflow(&self.name, rest, text_end, sink) {
-                        return Step::reject(i + at);
+                    if let Some(step) = name_overflow(&self.name, rest, i, text_end, sink) {
+                        return step;
                     }
                     match next {
                         Some(n) => {
                             i += n;
-                            self.st = St::ArgsOpen;
+                            self.part = Part::ArgsOpen;
                         }
                         None => {
                             if eof {
@@ -276,7 +281,7 @@ impl Reader for NamedReader {
                         }
                     }
                 }
-                St::ArgsOpen => {
+                Part::ArgsOpen => {
                     let Some(j) = Self::skip_optional(&self.args_open_set, input, i, eof) else { return Step::partial(i) };
                     let mut k = j;
                     while k < bytes.len() && is_ws(bytes[k]) {
@@ -297,44 +302,37 @@ impl Reader for NamedReader {
                         }
                     };
                     if bytes[k] != b'{' && !empty {
-                        if !self.name.trim().is_empty() {
-                            sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
-                        }
-                        return Step::reject(j);
+                        return self.not_a_call(j, format!("tool `{}` is not followed by a JSON object", self.name.trim()));
                     }
                     if !self.begin_args(sink) {
-                        if !self.name.trim().is_empty() {
-                            let msg = format!("`{}` is not a valid call header; the call is text", self.name.trim());
-                            sink.diag(Label::MalformedJson, msg, None);
-                        }
-                        return Step::reject(j);
+                        return self.not_a_call(j, format!("`{}` is not a valid call header; the call is text", self.name.trim()));
                     }
                     i = k;
                     if empty {
                         // The arguments' closing marker right away: no arguments.
                         sink.args("{}");
                         sink.end_call();
-                        self.st = St::ArgsClose;
+                        self.part = Part::ArgsClose;
                         continue;
                     }
-                    self.st = St::Args;
+                    self.part = Part::Args;
                 }
-                St::Args => {
+                Part::Args => {
                     let (used, ended) = self.args.feed(&input[i..], eof, sink);
                     i += used;
                     if !ended {
                         return Step::partial(i);
                     }
                     if eof {
-                        self.st = St::Done;
+                        self.part = Part::Done;
                         return Step::done(i);
                     }
-                    self.st = St::ArgsClose;
+                    self.part = Part::ArgsClose;
                 }
-                St::ArgsClose => match Self::skip_optional(&self.args_close_set, input, i, eof) {
+                Part::ArgsClose => match Self::skip_optional(&self.args_close_set, input, i, eof) {
                     Some(j) => {
                         i = j;
-                        self.st = St::Done;
+                        self.part = Part::Done;
                     }
                     None => return Step::partial(i),
                 },
@@ -358,7 +356,7 @@ impl Reader for NamedReader {
 /// Repeated `[TOOL_CALLS]` markers before the payload count as one. Without a marker, a bare
 /// `[{"name": …, "arguments"|"parameters": …}, …]` array is read too (see `boxed`).
 pub struct MistralReader {
-    st: M,
+    part: MistralPart,
     markers: MarkerSet,
     name: String,
     /// The model's call id (`[CALL_ID]ID`), when it wrote one.
@@ -367,8 +365,9 @@ pub struct MistralReader {
     args: RawArgs,
 }
 
+/// Which part of a Mistral `[TOOL_CALLS]` call the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum M {
+enum MistralPart {
     Begin,
     Name,
     /// After the name: optional whitespace, then `[ARGS]`, `{` or the end.
@@ -396,7 +395,7 @@ impl MistralReader {
         let mut markers = MarkerSet::new();
         markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS).add("[CALL_ID]", CALL_ID);
         MistralReader {
-            st: M::Begin,
+            part: MistralPart::Begin,
             markers,
             name: String::new(),
             id: String::new(),
@@ -467,8 +466,8 @@ impl Reader for MistralReader {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            match self.st {
-                M::Begin => {
+            match self.part {
+                MistralPart::Begin => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         return if eof { Step::reject(i) } else { Step::partial(i) };
@@ -478,7 +477,7 @@ impl Reader for MistralReader {
                         Ok(Some(idx)) => {
                             i += self.markers.text(idx).len();
                             if self.markers.act(idx) == ARGS {
-                                self.st = M::ArgsOpen;
+                                self.part = MistralPart::ArgsOpen;
                             }
                             continue;
                         }
@@ -487,20 +486,20 @@ impl Reader for MistralReader {
                     match bytes[i] {
                         b'[' => {
                             self.inner = Some(CallsReader::new(JsonShape::Array, Wrapper::STANDARD, false).without_collapse().keep_nameless());
-                            self.st = M::Inner;
+                            self.part = MistralPart::Inner;
                         }
                         b'{' => match Self::first_key(&input[i..], eof, 64) {
                             Err(()) => return Step::partial(i),
                             Ok(Some(k)) if Wrapper::STANDARD.name_keys.contains(&k.as_str()) || Wrapper::STANDARD.args_keys.contains(&k.as_str()) => {
                                 self.inner = Some(CallsReader::new(JsonShape::Object, Wrapper::STANDARD, false).without_collapse().keep_nameless());
-                                self.st = M::Inner;
+                                self.part = MistralPart::Inner;
                             }
-                            Ok(_) => self.st = M::ArgsOpen,
+                            Ok(_) => self.part = MistralPart::ArgsOpen,
                         },
-                        _ => self.st = M::Name,
+                        _ => self.part = MistralPart::Name,
                     }
                 }
-                M::Name => {
+                MistralPart::Name => {
                     let rest = &input[i..];
                     let mut end = rest.len();
                     for (at, c) in rest.char_indices() {
@@ -510,16 +509,16 @@ impl Reader for MistralReader {
                         }
                     }
                     self.name.push_str(&rest[..end]);
-                    if let Some(at) = name_overflow(&self.name, rest, end, sink) {
-                        return Step::reject(i + at);
+                    if let Some(step) = name_overflow(&self.name, rest, i, end, sink) {
+                        return step;
                     }
                     i += end;
                     if i == bytes.len() && !eof {
                         return Step::partial(i);
                     }
-                    self.st = M::NameWs;
+                    self.part = MistralPart::NameWs;
                 }
-                M::NameWs => {
+                MistralPart::NameWs => {
                     let j = skip_ws(input, i);
                     if j - i > 64 {
                         return Step::reject(i);
@@ -539,23 +538,23 @@ impl Reader for MistralReader {
                     }
                     if bytes[j] == b'{' {
                         i = j;
-                        self.st = M::ArgsOpen;
+                        self.part = MistralPart::ArgsOpen;
                         continue;
                     }
                     match self.markers.at_start(&input[j..], eof) {
                         Err(()) => return Step::partial(i),
                         Ok(Some(idx)) if self.markers.act(idx) == ARGS => {
                             i = j + self.markers.text(idx).len();
-                            self.st = M::ArgsOpen;
+                            self.part = MistralPart::ArgsOpen;
                         }
                         Ok(Some(idx)) if self.markers.act(idx) == CALL_ID && self.id.is_empty() && !self.name.is_empty() => {
                             i = j + self.markers.text(idx).len();
-                            self.st = M::Id;
+                            self.part = MistralPart::Id;
                         }
                         _ => return Step::reject(i),
                     }
                 }
-                M::Id => {
+                MistralPart::Id => {
                     // Id characters are name characters (ids are 9 alphanumerics in practice),
                     // after at most 64 bytes of whitespace.
                     if self.id.is_empty() {
@@ -585,9 +584,9 @@ impl Reader for MistralReader {
                         return Step::reject(i);
                     }
                     // The id is followed by `[ARGS]` or `{` exactly as a name is.
-                    self.st = M::NameWs;
+                    self.part = MistralPart::NameWs;
                 }
-                M::ArgsOpen => {
+                MistralPart::ArgsOpen => {
                     i = skip_ws(input, i);
                     if i == bytes.len() {
                         if !eof {
@@ -602,23 +601,23 @@ impl Reader for MistralReader {
                         return Step::done(i);
                     }
                     if bytes[i] != b'{' {
-                        if !self.name.trim().is_empty() {
-                            sink.diag(Label::MalformedJson, format!("tool `{}` is not followed by a JSON object", self.name.trim()), None);
+                        if self.name.trim().is_empty() {
+                            return Step::reject(i);
                         }
-                        return Step::reject(i);
+                        return Step::reject_with(i, CallError::Malformed(format!("tool `{}` is not followed by a JSON object", self.name.trim())));
                     }
                     self.start(sink);
-                    self.st = M::Args;
+                    self.part = MistralPart::Args;
                 }
-                M::Args => {
+                MistralPart::Args => {
                     let (used, ended) = self.args.feed(&input[i..], eof, sink);
                     i += used;
                     return if ended { Step::done(i) } else { Step::partial(i) };
                 }
-                M::Inner => {
+                MistralPart::Inner => {
                     let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
                     let step = inner.feed(&input[i..], eof, sink);
-                    return Step { used: i + step.used, status: step.status };
+                    return step.shifted(i);
                 }
             }
         }

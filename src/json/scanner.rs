@@ -58,8 +58,9 @@ enum Num {
     Exp,
 }
 
+/// Where in the JSON grammar the scanner is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum Place {
     Start,
     Value,
     ArrFirst,
@@ -79,7 +80,7 @@ const LITS: [&[u8]; 3] = [b"true", b"false", b"null"];
 #[derive(Clone, Debug)]
 pub struct JsonScanner {
     stack: Vec<u8>,
-    st: St,
+    place: Place,
     expect: Expect,
     max_depth: usize,
     repair: bool,
@@ -88,7 +89,7 @@ pub struct JsonScanner {
 
 impl JsonScanner {
     pub fn new(expect: Expect, max_depth: usize) -> Self {
-        JsonScanner { stack: Vec::new(), st: St::Start, expect, max_depth, repair: false, repairs: 0 }
+        JsonScanner { stack: Vec::new(), place: Place::Start, expect, max_depth, repair: false, repairs: 0 }
     }
 
     /// A scanner that repairs raw control characters and invalid escapes in strings.
@@ -97,17 +98,17 @@ impl JsonScanner {
     }
 
     pub fn is_done(&self) -> bool {
-        self.st == St::Done
+        self.place == Place::Done
     }
 
     /// True inside a string escape (`\` or `\u` and fewer than four digits consumed).
     pub fn in_escape(&self) -> bool {
-        matches!(self.st, St::Str { esc: Esc::Backslash | Esc::U(..), .. })
+        matches!(self.place, Place::Str { esc: Esc::Backslash | Esc::U(..), .. })
     }
 
     /// True before any byte of the value was consumed.
     pub fn at_start(&self) -> bool {
-        self.st == St::Start
+        self.place == Place::Start
     }
 
     /// Current container depth (0 at top level).
@@ -116,7 +117,7 @@ impl JsonScanner {
     }
 
     pub fn in_string(&self) -> bool {
-        matches!(self.st, St::Str { .. })
+        matches!(self.place, Place::Str { .. })
     }
 
     /// Number of repairs made (repair mode only).
@@ -127,30 +128,30 @@ impl JsonScanner {
     /// At end of input: a pending top-level number is complete. Returns whether the value is done.
     pub fn finish(&mut self) -> bool {
         if self.stack.is_empty() {
-            if let St::Num(n) = self.st {
+            if let Place::Num(n) = self.place {
                 if matches!(n, Num::Zero | Num::Int | Num::Frac | Num::Exp) {
-                    self.st = St::Done;
+                    self.place = Place::Done;
                 }
             }
         }
-        self.st == St::Done
+        self.place == Place::Done
     }
 
     /// The shortest suffix that completes the text consumed so far into a valid value.
     /// Empty when the value is done. At `Start` this is `{}` for objects and `null` otherwise.
     pub fn completion(&self) -> String {
         let mut s = String::new();
-        match self.st {
-            St::Done => return s,
-            St::Start => {
+        match self.place {
+            Place::Done => return s,
+            Place::Start => {
                 s.push_str(if self.expect == Expect::Object { "{}" } else { "null" });
                 return s;
             }
-            St::Value => s.push_str("null"),
-            St::ArrFirst | St::ObjFirst | St::After => {}
-            St::ObjKey => s.push_str("\"\":null"),
-            St::Colon => s.push_str(":null"),
-            St::Str { key, esc, low } => {
+            Place::Value => s.push_str("null"),
+            Place::ArrFirst | Place::ObjFirst | Place::After => {}
+            Place::ObjKey => s.push_str("\"\":null"),
+            Place::Colon => s.push_str(":null"),
+            Place::Str { key, esc, low } => {
                 match esc {
                     // The pending backslash was not written: nothing to close.
                     Esc::Backslash => {
@@ -184,11 +185,11 @@ impl JsonScanner {
                     s.push_str(":null");
                 }
             }
-            St::Num(n) => match n {
+            Place::Num(n) => match n {
                 Num::Minus | Num::Dot | Num::E | Num::ESign => s.push('0'),
                 _ => {}
             },
-            St::Lit { lit, pos } => {
+            Place::Lit { lit, pos } => {
                 let word = LITS[lit as usize];
                 // Literal bytes are ASCII.
                 s.push_str(core::str::from_utf8(&word[pos as usize..]).unwrap_or(""));
@@ -215,12 +216,12 @@ impl JsonScanner {
         }
         while i < bytes.len() {
             let b = bytes[i];
-            match self.st {
-                St::Done => {
+            match self.place {
+                Place::Done => {
                     flush!(i);
                     return (i, Ok(Progress::Done));
                 }
-                St::Start => {
+                Place::Start => {
                     if is_ws(b) {
                         i += 1;
                         run = i;
@@ -234,12 +235,12 @@ impl JsonScanner {
                     }
                     i += 1;
                 }
-                St::Value | St::ArrFirst => {
+                Place::Value | Place::ArrFirst => {
                     if is_ws(b) {
                         i += 1;
                         continue;
                     }
-                    if b == b']' && self.st == St::ArrFirst {
+                    if b == b']' && self.place == Place::ArrFirst {
                         self.stack.pop();
                         self.after_value();
                         i += 1;
@@ -251,14 +252,14 @@ impl JsonScanner {
                     }
                     i += 1;
                 }
-                St::ObjFirst | St::ObjKey => {
+                Place::ObjFirst | Place::ObjKey => {
                     if is_ws(b) {
                         i += 1;
                         continue;
                     }
                     if b == b'"' {
-                        self.st = St::Str { key: true, esc: Esc::None, low: false };
-                    } else if b == b'}' && self.st == St::ObjFirst {
+                        self.place = Place::Str { key: true, esc: Esc::None, low: false };
+                    } else if b == b'}' && self.place == Place::ObjFirst {
                         self.stack.pop();
                         self.after_value();
                     } else {
@@ -267,7 +268,7 @@ impl JsonScanner {
                     }
                     i += 1;
                 }
-                St::Colon => {
+                Place::Colon => {
                     if is_ws(b) {
                         i += 1;
                         continue;
@@ -276,17 +277,17 @@ impl JsonScanner {
                         flush!(i);
                         return (i, Err(JsonError::Unexpected(b)));
                     }
-                    self.st = St::Value;
+                    self.place = Place::Value;
                     i += 1;
                 }
-                St::After => {
+                Place::After => {
                     if is_ws(b) {
                         i += 1;
                         continue;
                     }
                     let top = *self.stack.last().unwrap_or(&b'{');
                     match b {
-                        b',' => self.st = if top == b'{' { St::ObjKey } else { St::Value },
+                        b',' => self.place = if top == b'{' { Place::ObjKey } else { Place::Value },
                         b'}' if top == b'{' => {
                             self.stack.pop();
                             self.after_value();
@@ -302,7 +303,7 @@ impl JsonScanner {
                     }
                     i += 1;
                 }
-                St::Str { key, esc, low } => match esc {
+                Place::Str { key, esc, low } => match esc {
                     Esc::None => {
                         if low {
                             if b != b'\\' {
@@ -321,7 +322,7 @@ impl JsonScanner {
                         let b = bytes[i];
                         if b == b'"' {
                             if key {
-                                self.st = St::Colon;
+                                self.place = Place::Colon;
                             } else {
                                 self.after_value();
                             }
@@ -330,7 +331,7 @@ impl JsonScanner {
                             flush!(i);
                             i += 1;
                             run = i;
-                            self.st = St::Str { key, esc: Esc::Backslash, low };
+                            self.place = Place::Str { key, esc: Esc::Backslash, low };
                         } else {
                             // A raw control character.
                             if !self.repair {
@@ -356,7 +357,7 @@ impl JsonScanner {
                             if let Some(o) = out.as_deref_mut() {
                                 o.push('\\');
                             }
-                            self.st = St::Str { key, esc: if b == b'u' { Esc::U(0, 0) } else { Esc::None }, low };
+                            self.place = Place::Str { key, esc: if b == b'u' { Esc::U(0, 0) } else { Esc::None }, low };
                             run = i;
                             i += 1;
                         } else if self.repair && b >= 0x20 {
@@ -367,7 +368,7 @@ impl JsonScanner {
                                 }
                             }
                             self.repairs += 1;
-                            self.st = St::Str { key, esc: Esc::None, low };
+                            self.place = Place::Str { key, esc: Esc::None, low };
                             run = i;
                             // The byte itself is re-read as a plain string byte.
                         } else {
@@ -401,14 +402,14 @@ impl JsonScanner {
                         let v = (v << 4) | d as u16;
                         if n == 3 {
                             let now_low = !low && (0xD800..0xDC00).contains(&v);
-                            self.st = St::Str { key, esc: Esc::None, low: now_low };
+                            self.place = Place::Str { key, esc: Esc::None, low: now_low };
                         } else {
-                            self.st = St::Str { key, esc: Esc::U(n + 1, v), low };
+                            self.place = Place::Str { key, esc: Esc::U(n + 1, v), low };
                         }
                         i += 1;
                     }
                 },
-                St::Num(n) => {
+                Place::Num(n) => {
                     let next = match (n, b) {
                         (Num::Minus, b'0') => Some(Num::Zero),
                         (Num::Minus, b'1'..=b'9') => Some(Num::Int),
@@ -422,7 +423,7 @@ impl JsonScanner {
                     };
                     match next {
                         Some(s) => {
-                            self.st = St::Num(s);
+                            self.place = Place::Num(s);
                             i += 1;
                         }
                         None => {
@@ -435,7 +436,7 @@ impl JsonScanner {
                         }
                     }
                 }
-                St::Lit { lit, pos } => {
+                Place::Lit { lit, pos } => {
                     let word = LITS[lit as usize];
                     if b != word[pos as usize] {
                         flush!(i);
@@ -444,39 +445,39 @@ impl JsonScanner {
                     if pos as usize + 1 == word.len() {
                         self.after_value();
                     } else {
-                        self.st = St::Lit { lit, pos: pos + 1 };
+                        self.place = Place::Lit { lit, pos: pos + 1 };
                     }
                     i += 1;
                 }
             }
         }
         flush!(i);
-        if self.st == St::Done { (i, Ok(Progress::Done)) } else { (i, Ok(Progress::More)) }
+        if self.place == Place::Done { (i, Ok(Progress::Done)) } else { (i, Ok(Progress::More)) }
     }
 
     fn begin_value(&mut self, b: u8) -> Result<(), JsonError> {
-        self.st = match b {
+        self.place = match b {
             b'{' | b'[' => {
                 if self.stack.len() >= self.max_depth {
                     return Err(JsonError::TooDeep);
                 }
                 self.stack.push(b);
-                if b == b'{' { St::ObjFirst } else { St::ArrFirst }
+                if b == b'{' { Place::ObjFirst } else { Place::ArrFirst }
             }
-            b'"' => St::Str { key: false, esc: Esc::None, low: false },
-            b'-' => St::Num(Num::Minus),
-            b'0' => St::Num(Num::Zero),
-            b'1'..=b'9' => St::Num(Num::Int),
-            b't' => St::Lit { lit: 0, pos: 1 },
-            b'f' => St::Lit { lit: 1, pos: 1 },
-            b'n' => St::Lit { lit: 2, pos: 1 },
+            b'"' => Place::Str { key: false, esc: Esc::None, low: false },
+            b'-' => Place::Num(Num::Minus),
+            b'0' => Place::Num(Num::Zero),
+            b'1'..=b'9' => Place::Num(Num::Int),
+            b't' => Place::Lit { lit: 0, pos: 1 },
+            b'f' => Place::Lit { lit: 1, pos: 1 },
+            b'n' => Place::Lit { lit: 2, pos: 1 },
             _ => return Err(JsonError::Unexpected(b)),
         };
         Ok(())
     }
 
     fn after_value(&mut self) {
-        self.st = if self.stack.is_empty() { St::Done } else { St::After };
+        self.place = if self.stack.is_empty() { Place::Done } else { Place::After };
     }
 }
 

@@ -14,7 +14,7 @@ use crate::prelude::*;
 use super::lex;
 use super::values::{Status, Values, WS_AHEAD};
 use super::{PySyntax, Style};
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Step};
 use crate::event::Label;
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
@@ -64,10 +64,11 @@ impl CallsReader {
         if self.calls == 0 {
             return Step::reject(i);
         }
-        sink.diag(Label::MalformedJson, format!("expected a tool call after call {}; the rest is text", self.calls - 1), None);
+        let error = CallError::Malformed(format!("expected a tool call after call {}; the rest is text", self.calls - 1));
+        sink.diag(error.label(), error.message(), None);
         sink.text(&self.raw);
         sink.text(&self.name);
-        Step::done(i)
+        Step::done_with(i, error)
     }
 
     fn start(&mut self, sink: &mut Sink, close: u8) {
@@ -105,6 +106,10 @@ impl CallsReader {
         self.name.push_str(&input[start..i]);
         if self.name.len() > sink.limits.max_name_bytes {
             let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
+            if self.calls == 0 {
+                self.st = St::Done;
+                return Err(Step::reject_with(i, CallError::Limit(msg)));
+            }
             sink.diag(Label::LimitExceeded, msg, None);
             return Err(self.not_call(i, sink));
         }
@@ -183,11 +188,11 @@ impl CallsReader {
 
     /// The payload ends at `i`; an open list is reported (`cut`: the output ended).
     fn end(&mut self, i: usize, cut: bool, sink: &mut Sink) -> Step {
-        if self.bracket {
-            let label = if cut { Label::Truncation } else { Label::MalformedJson };
-            sink.diag(label, "the call list was not closed with `]`", None);
-        }
         self.st = St::Done;
+        if self.bracket {
+            let msg = "the call list was not closed with `]`".to_string();
+            return Step::fail(i, if cut { CallError::Truncated(msg) } else { CallError::Malformed(msg) }, sink);
+        }
         Step::done(i)
     }
 }
@@ -261,16 +266,17 @@ impl Reader for CallsReader {
                         }
                         Status::Stopped => {
                             args.finish(sink);
-                            sink.end_call_incomplete(Label::MalformedJson, "the arguments were not closed before the end marker");
                             self.st = St::Done;
-                            return Step::done(i);
+                            return Step::fail(i, CallError::Malformed("the arguments were not closed before the end marker".into()), sink);
                         }
-                        Status::Failed(label, msg) => {
+                        Status::Failed(error) => {
                             let unread = args.take_unread();
-                            sink.end_call_incomplete(label, &format!("malformed arguments ({msg}); closed"));
+                            // The failed token's text follows the call: the call ends here.
+                            let error = error.map(|m| format!("malformed arguments ({m}); closed"));
+                            sink.end_call_incomplete(error.label(), error.message());
                             sink.text(&unread);
                             self.st = St::Done;
-                            return Step::done(i);
+                            return Step::done_with(i, error);
                         }
                     }
                 }

@@ -28,6 +28,7 @@ use crate::event::Label;
 use crate::json::{push_escaped, push_json_string};
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
+use crate::reader::CallError;
 
 /// Whitespace read ahead (unconsumed) while deciding what the next character means.
 pub const WS_AHEAD: usize = 64;
@@ -81,7 +82,7 @@ impl Frame {
 
 /// How a key-value text finishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fin {
+enum FinishAs {
     /// A JSON string.
     Str,
     /// Coerced by the parameter's schema.
@@ -98,7 +99,7 @@ enum TextMode {
     /// Streamed as a JSON string.
     Stream,
     /// Collected in `text`, written when it ends.
-    Collect(Fin),
+    Collect(FinishAs),
     /// Leading whitespace collected; the first other character picks `Stream` or JSON.
     Decide,
 }
@@ -131,7 +132,7 @@ pub enum Status {
     /// A stop marker (the family's end marker) came before the arguments closed; not consumed.
     Stopped,
     /// The input is not valid here (the byte at `used` was not consumed).
-    Failed(Label, String),
+    Failed(CallError),
 }
 
 /// See the module docs.
@@ -299,7 +300,7 @@ impl Values {
 
     fn push(&mut self, kind: Kind, close: u8, sink: &mut Sink) -> Result<(), Status> {
         if self.stack.len() > sink.limits.max_depth {
-            return Err(Status::Failed(Label::LimitExceeded, format!("nesting deeper than {}", sink.limits.max_depth)));
+            return Err(Status::Failed(CallError::Limit(format!("nesting deeper than {}", sink.limits.max_depth))));
         }
         let mut f = Frame::new(kind, close, if kind == Kind::Obj { At::Key } else { At::Value });
         match kind {
@@ -457,13 +458,13 @@ impl Values {
         let top_level = self.stack.len() == 1;
         let declared = if top_level { param_type(sink, &self.key) } else { ParamType::Unknown };
         match (declared, self.cfg.untyped) {
-            (ParamType::Typed, _) => TextMode::Collect(Fin::Coerce),
+            (ParamType::Typed, _) => TextMode::Collect(FinishAs::Coerce),
             (ParamType::String, _) | (ParamType::Unknown, Untyped::String) if quoted => TextMode::Stream,
-            (ParamType::String, _) | (ParamType::Unknown, Untyped::String) => TextMode::Collect(Fin::Str),
+            (ParamType::String, _) | (ParamType::Unknown, Untyped::String) => TextMode::Collect(FinishAs::Str),
             (ParamType::Unknown, Untyped::JsonOrString) if quoted => TextMode::Decide,
-            (ParamType::Unknown, Untyped::JsonOrString) => TextMode::Collect(Fin::JsonOrStr),
+            (ParamType::Unknown, Untyped::JsonOrString) => TextMode::Collect(FinishAs::JsonOrStr),
             (ParamType::Unknown, Untyped::Spelled) if quoted => TextMode::Stream,
-            (ParamType::Unknown, Untyped::Spelled) => TextMode::Collect(Fin::Scalar),
+            (ParamType::Unknown, Untyped::Spelled) => TextMode::Collect(FinishAs::Scalar),
         }
     }
 
@@ -482,7 +483,7 @@ impl Values {
             TextMode::Decide => match s.bytes().position(|b| !b.is_ascii_whitespace()) {
                 None => self.collect(s, sink),
                 Some(k) if could_start_json(s.as_bytes()[k]) => {
-                    self.mode = TextMode::Collect(Fin::JsonOrStr);
+                    self.mode = TextMode::Collect(FinishAs::JsonOrStr);
                     self.collect(s, sink);
                 }
                 Some(_) => {
@@ -509,18 +510,18 @@ impl Values {
         let t = if trim { text.trim() } else { text.as_str() };
         match self.mode {
             TextMode::Stream => self.out("\"", sink),
-            TextMode::Decide | TextMode::Collect(Fin::Str) => self.out_json_string(t, sink),
-            TextMode::Collect(Fin::Coerce) => {
+            TextMode::Decide | TextMode::Collect(FinishAs::Str) => self.out_json_string(t, sink),
+            TextMode::Collect(FinishAs::Coerce) => {
                 let key = core::mem::take(&mut self.key);
                 let json = sink.coerce_param(&key, t);
                 self.key = key;
                 self.out(&json, sink);
             }
-            TextMode::Collect(Fin::JsonOrStr) => match crate::json::parse(t) {
+            TextMode::Collect(FinishAs::JsonOrStr) => match crate::json::parse(t) {
                 Ok(v) => self.out(&v.to_string(), sink),
                 Err(_) => self.out_json_string(t, sink),
             },
-            TextMode::Collect(Fin::Scalar) => match crate::json::parse(t) {
+            TextMode::Collect(FinishAs::Scalar) => match crate::json::parse(t) {
                 // Written as spelled (`1e3` stays `1e3`): it is valid JSON.
                 Ok(v) if !v.is_object() && !v.is_array() && !v.is_string() => self.out(t, sink),
                 _ => self.out_json_string(t, sink),
@@ -539,7 +540,7 @@ impl Values {
         let mut i = 0;
         loop {
             if self.overflow {
-                return (i, Status::Failed(Label::LimitExceeded, format!("a value needed more than {} bytes of buffer", sink.limits.max_buffer_bytes)));
+                return (i, Status::Failed(CallError::Limit(format!("a value needed more than {} bytes of buffer", sink.limits.max_buffer_bytes))));
             }
             if self.stack.is_empty() {
                 return (i, Status::Closed);
@@ -589,7 +590,7 @@ impl Values {
     }
 
     /// Between tokens: separators, closers, and the start of keys and values.
-    fn between(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> R {
+    fn between(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> Advance {
         let bytes = input.as_bytes();
         let i = skip_ws(bytes, i);
         let Some(&c) = bytes.get(i) else { return Err(Halt::More(i)) };
@@ -679,7 +680,7 @@ impl Values {
     }
 
     /// Starts the value at `input[i]` (not whitespace) in the top frame.
-    fn start_value(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> R {
+    fn start_value(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> Advance {
         let bytes = input.as_bytes();
         let c = bytes[i];
         if self.python() {
@@ -749,14 +750,14 @@ impl Values {
 
     /// A Python identifier: a keyword-argument name, a constant, a string prefix or a
     /// (positional) name.
-    fn ident(&mut self, input: &str, mut i: usize, eof: bool, arg: bool, sink: &mut Sink) -> R {
+    fn ident(&mut self, input: &str, mut i: usize, eof: bool, arg: bool, sink: &mut Sink) -> Advance {
         let bytes = input.as_bytes();
         let start = i;
         while i < bytes.len() && lex::is_ident_byte(bytes[i]) {
             i += 1;
         }
         if let Some(at) = crate::limits::crossing(input, start, i, self.buf.len(), sink.limits.max_name_bytes) {
-            return Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "identifier too long".into())));
+            return Err(Halt::Stop(at, Status::Failed(CallError::Limit("identifier too long".into()))));
         }
         self.buf.push_str(&input[start..i]);
         if i == bytes.len() && !eof {
@@ -803,7 +804,7 @@ impl Values {
         Ok(i)
     }
 
-    fn num(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> R {
+    fn num(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> Advance {
         let bytes = input.as_bytes();
         while i < bytes.len() {
             let b = bytes[i];
@@ -816,7 +817,7 @@ impl Values {
             }
             // Decided at the byte that crosses the limit, whatever the chunking.
             if self.buf.len() >= sink.limits.max_name_bytes {
-                return Err(Halt::Stop(i, Status::Failed(Label::LimitExceeded, "number too long".into())));
+                return Err(Halt::Stop(i, Status::Failed(CallError::Limit("number too long".into()))));
             }
             // Number bytes are ASCII (the first was checked by `start_value`).
             self.buf.push(b as char);
@@ -838,7 +839,7 @@ impl Values {
 
     /// Inside a Python string: runs stream out; escapes, braces and quotes are decided here.
     #[allow(clippy::too_many_arguments)]
-    fn py_str(&mut self, input: &str, mut i: usize, eof: bool, q: u8, triple: bool, flags: StrFlags, sink: &mut Sink) -> R {
+    fn py_str(&mut self, input: &str, mut i: usize, eof: bool, q: u8, triple: bool, flags: StrFlags, sink: &mut Sink) -> Advance {
         let bytes = input.as_bytes();
         loop {
             let start = i;
@@ -921,7 +922,7 @@ impl Values {
     }
 
     /// Inside a key-value quoted text: up to the quote token (a stop marker ends the call).
-    fn quoted(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> R {
+    fn quoted(&mut self, input: &str, i: usize, eof: bool, sink: &mut Sink) -> Advance {
         use crate::scan::Hit;
         match self.marks.find(&input[i..], eof) {
             Hit::Found { at, idx } => {
@@ -944,7 +945,7 @@ impl Values {
     }
 
     /// A key-value bare text: up to `,`, the frame's closer, or a stop marker.
-    fn bare(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> R {
+    fn bare(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> Advance {
         let bytes = input.as_bytes();
         let close = self.top().close;
         loop {
@@ -971,13 +972,13 @@ impl Values {
     }
 
     /// A key-value key: bare up to `:`, or quoted up to the quote token.
-    fn kv_key(&mut self, input: &str, mut i: usize, eof: bool, quoted: bool, sink: &mut Sink) -> R {
+    fn kv_key(&mut self, input: &str, mut i: usize, eof: bool, quoted: bool, sink: &mut Sink) -> Advance {
         use crate::scan::Hit;
         let bytes = input.as_bytes();
         // Over `maxNameBytes` once `n` more bytes from `start` join the key.
         let (start, held, max) = (i, self.buf.len(), sink.limits.max_name_bytes);
         let too_long = |n: usize| match crate::limits::crossing(input, start, start + n, held, max) {
-            Some(at) => Err(Halt::Stop(at, Status::Failed(Label::LimitExceeded, "key too long".into()))),
+            Some(at) => Err(Halt::Stop(at, Status::Failed(CallError::Limit("key too long".into())))),
             None => Ok(()),
         };
         let done = if quoted {
@@ -1032,7 +1033,7 @@ impl Values {
 }
 
 /// A reading step: `Ok(next position)` to go on, or stop.
-type R = Result<usize, Halt>;
+type Advance = Result<usize, Halt>;
 
 /// Why a reading step stopped.
 enum Halt {
@@ -1043,7 +1044,7 @@ enum Halt {
 }
 
 fn fail(i: usize, msg: String) -> Halt {
-    Halt::Stop(i, Status::Failed(Label::MalformedJson, msg))
+    Halt::Stop(i, Status::Failed(CallError::Malformed(msg)))
 }
 
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {

@@ -1,7 +1,7 @@
 //! vLLM's type ladder: turning parameter values given as text (XML, key-value formats) into
 //! JSON of the declared type.
 //!
-//! Contract (vllm-parsers.md §0.1): with no schema, or a schema that names no type, a value
+//! The rule (vLLM's): with no schema, or a schema that names no type, a value
 //! stays a string. Otherwise the allowed types are tried in the order null > integer > number >
 //! boolean > object > array > string and the first that accepts the text wins. When none does,
 //! the text is parsed as JSON if that works and `string` is not allowed, else kept as a string;
@@ -302,7 +302,7 @@ mod tests {
             ("2", json!({"enum": [1, 2]}), json!(2), true),
             ("hi", json!({}), json!("hi"), true),
             ("12345678901234567890", json!({"type": "integer"}), json!(12345678901234567890u64), true),
-            // Spec §0.1 cases: trimming, signs and underscores (Python `int`/`float`).
+            // vLLM's cases: trimming, signs and underscores (Python `int`/`float`).
             (" null ", json!({"type": ["integer", "null"]}), json!(null), true),
             ("-0", json!({"type": "integer"}), json!(0), true),
             (" 12 ", json!({"type": "long"}), json!(12), true),

@@ -1,5 +1,5 @@
 //! The OpenAI wire format: an SSE rewriter for `chat.completion.chunk` (and `/v1/completions`)
-//! streams, and the same rewrite for non-streaming bodies (contract §6).
+//! streams, and the same rewrite for non-streaming bodies.
 //!
 //! - `decoder.rs`: a spec-correct SSE decoder with a bounded event buffer.
 //! - `rewriter.rs`: `SseRewriter`, upstream SSE bytes in, rewritten SSE bytes out, one pass.

@@ -1,6 +1,6 @@
 //! `SseRewriter`: an OpenAI-compatible SSE stream in, the same stream with tool calls out.
 //!
-//! Contract (contract §6), per `data:` event of a chunk object with a non-empty `choices` array:
+//! The rewrite, per `data:` event of a chunk object with a non-empty `choices` array:
 //! - Each choice (by its `index`; n > 1 supported) has its own parser. Its text (`delta.content`,
 //!   or `text` for `/v1/completions` chunks) is parsed; the events come out as `delta.content`,
 //!   `delta.reasoning_content` and `delta.tool_calls` (first delta: `index`, `id`,
@@ -48,7 +48,7 @@ enum Style {
 
 /// Where the cumulative detection stands for one choice.
 #[derive(Debug)]
-enum Cum {
+enum CumulativeDetection {
     /// No text yet.
     Start,
     /// One text seen (fed as is).
@@ -74,7 +74,7 @@ struct Choice {
     /// (parser index, wire index) of the last synthesized call.
     open: Option<(usize, usize)>,
     natives: Vec<(u64, usize)>,
-    cum: Cum,
+    detection: CumulativeDetection,
 }
 
 impl Choice {
@@ -102,34 +102,34 @@ impl Choice {
     /// Turns an upstream text into the delta text(s) to parse (see `Cumulative`).
     fn normalize(&mut self, t: String, out: &mut Vec<String>) -> Option<String> {
         let mut problem = None;
-        self.cum = match core::mem::replace(&mut self.cum, Cum::Delta) {
-            Cum::Delta => {
+        self.detection = match core::mem::replace(&mut self.detection, CumulativeDetection::Delta) {
+            CumulativeDetection::Delta => {
                 out.push(t);
-                Cum::Delta
+                CumulativeDetection::Delta
             }
-            Cum::Start => {
+            CumulativeDetection::Start => {
                 out.push(t.clone());
-                Cum::First(t)
+                CumulativeDetection::First(t)
             }
-            Cum::First(f) => {
+            CumulativeDetection::First(f) => {
                 if t.len() > f.len() && t.starts_with(&f) {
-                    Cum::Pending { first_len: f.len(), second: t }
+                    CumulativeDetection::Pending { first_len: f.len(), second: t }
                 } else {
                     out.push(t);
-                    Cum::Delta
+                    CumulativeDetection::Delta
                 }
             }
-            Cum::Pending { first_len, second } => {
+            CumulativeDetection::Pending { first_len, second } => {
                 if t.starts_with(&second) {
                     out.push(t.get(first_len..).unwrap_or("").to_string());
-                    Cum::Whole(t)
+                    CumulativeDetection::Whole(t)
                 } else {
                     out.push(second);
                     out.push(t);
-                    Cum::Delta
+                    CumulativeDetection::Delta
                 }
             }
-            Cum::Whole(sent) => {
+            CumulativeDetection::Whole(sent) => {
                 let keep = if t.starts_with(&sent) {
                     sent.len()
                 } else {
@@ -137,7 +137,7 @@ impl Choice {
                     common_prefix(&sent, &t)
                 };
                 out.push(t.get(keep..).unwrap_or("").to_string());
-                Cum::Whole(t)
+                CumulativeDetection::Whole(t)
             }
         };
         problem.map(str::to_string)
@@ -145,7 +145,7 @@ impl Choice {
 
     /// Releases a text held by the cumulative detection (read as a delta).
     fn flush_pending(&mut self, out: &mut Vec<String>) {
-        if let Cum::Pending { second, .. } = core::mem::replace(&mut self.cum, Cum::Delta) {
+        if let CumulativeDetection::Pending { second, .. } = core::mem::replace(&mut self.detection, CumulativeDetection::Delta) {
             out.push(second);
         }
     }
@@ -347,10 +347,10 @@ impl SseRewriter {
         if self.choices.len() >= MAX_CHOICES {
             return None;
         }
-        let cum = match self.opts.cumulative {
-            Cumulative::Auto => Cum::Start,
-            Cumulative::Always => Cum::Whole(String::new()),
-            Cumulative::Never => Cum::Delta,
+        let detection = match self.opts.cumulative {
+            Cumulative::Auto => CumulativeDetection::Start,
+            Cumulative::Always => CumulativeDetection::Whole(String::new()),
+            Cumulative::Never => CumulativeDetection::Delta,
         };
         self.choices.push(Choice {
             index,
@@ -362,7 +362,7 @@ impl SseRewriter {
             next_wire: 0,
             open: None,
             natives: Vec::new(),
-            cum,
+            detection,
         });
         Some(self.choices.len() - 1)
     }

@@ -252,7 +252,7 @@ impl Reader for UnionReader {
         }
         let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
         let step = inner.feed(&input[i..], eof, sink);
-        Step { used: i + step.used, status: step.status }
+        step.shifted(i)
     }
 }
 

@@ -25,7 +25,7 @@ use crate::prelude::*;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::text::floor_char_boundary;
 use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
@@ -111,8 +111,17 @@ impl Sets {
     }
 }
 
+/// Where a text name (`Name::Text`) stands: whitespace before it, the name, whitespace after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum NamePhase {
+    Before,
+    In,
+    After,
+}
+
+/// Which part of an XML call the reader is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
     CallOpen,
     /// Tag name header (`Name::Tag`).
     Header,
@@ -133,11 +142,11 @@ enum St {
 pub struct XmlReader {
     cfg: &'static XmlSyntax,
     sets: Sets,
-    st: St,
+    part: Part,
     /// Header, name or key text read so far.
     buf: String,
-    /// Where a text name is: 0 leading whitespace, 1 the name, 2 trailing whitespace.
-    name_phase: u8,
+    /// Where in a text name the reader is.
+    name_phase: NamePhase,
     /// The parameter's opening marker, given back as text when the parameter is malformed.
     opened: String,
     /// The key of an element-style parameter, and its type element.
@@ -164,19 +173,19 @@ struct Wrap {
 
 impl XmlReader {
     pub fn new(cfg: &'static XmlSyntax) -> XmlReader {
-        let st = if !cfg.call_open.is_empty() {
-            St::CallOpen
+        let part = if !cfg.call_open.is_empty() {
+            Part::CallOpen
         } else if matches!(cfg.name, Name::Tag) {
-            St::Header
+            Part::Header
         } else {
-            St::Name
+            Part::Name
         };
         XmlReader {
             cfg,
             sets: Sets::new(cfg),
-            st,
+            part,
             buf: String::new(),
-            name_phase: 0,
+            name_phase: NamePhase::Before,
             opened: String::new(),
             key: String::new(),
             type_text: None,
@@ -202,24 +211,24 @@ impl XmlReader {
         ok.then(|| n.to_string())
     }
 
-    /// Appends text-name bytes. `Err(at)`: `s[at..]` cannot be part of a name.
-    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), usize> {
+    /// Appends text-name bytes. `Err(at, error)`: `s[at..]` cannot be part of a name (`error`:
+    /// why, when it is a limit).
+    fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
         for (at, c) in s.char_indices() {
             if c.is_whitespace() {
-                if self.name_phase == 1 {
-                    self.name_phase = 2;
+                if self.name_phase == NamePhase::In {
+                    self.name_phase = NamePhase::After;
                 }
                 continue;
             }
-            let bad = self.name_phase == 2 || c.is_control() || "<>{}[]\"'(),;=".contains(c);
+            let bad = self.name_phase == NamePhase::After || c.is_control() || "<>{}[]\"'(),;=".contains(c);
             if bad {
-                return Err(at);
+                return Err((at, None));
             }
             if self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
-                name_too_long(sink);
-                return Err(at);
+                return Err((at, Some(name_too_long(sink))));
             }
-            self.name_phase = 1;
+            self.name_phase = NamePhase::In;
             self.buf.push(c);
         }
         Ok(())
@@ -228,7 +237,7 @@ impl XmlReader {
     fn start(&mut self, name: &str, sink: &mut Sink) {
         sink.start_call(name, None);
         self.buf.clear();
-        self.st = St::Between;
+        self.part = Part::Between;
     }
 
     fn close_call(&mut self, sink: &mut Sink) {
@@ -248,7 +257,7 @@ impl XmlReader {
             }
         }
         value::close_call(&mut self.w, sink);
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     /// Whether a first parameter `key` may wrap the arguments (buffered, not streamed).
@@ -313,7 +322,7 @@ impl XmlReader {
         }
         self.value = None;
         sink.end_call_truncated();
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     fn end_value(&mut self, sink: &mut Sink) {
@@ -336,7 +345,7 @@ impl XmlReader {
         self.buf.clear();
         self.gap.end();
         self.gap(&text, sink);
-        self.st = St::Between;
+        self.part = Part::Between;
     }
 
     /// The format's own typing of the value: DSML `string=`, Kimi `type=`, K2 `<ifm|arg_type>`.
@@ -361,7 +370,7 @@ impl XmlReader {
             self.value = Some(ParamValue::begin(key, format_string, self.cfg.trim_newline, &mut self.w, sink));
         }
         self.buf.clear();
-        self.st = St::ValueStart;
+        self.part = Part::ValueStart;
     }
 
     fn push_value(&mut self, s: &str, sink: &mut Sink) {
@@ -379,9 +388,8 @@ impl XmlReader {
 }
 
 /// A call's name is longer than `max_name_bytes`: the markup comes back as text.
-fn name_too_long(sink: &mut Sink) {
-    let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
-    sink.diag(crate::event::Label::LimitExceeded, msg, None);
+fn name_too_long(sink: &Sink) -> CallError {
+    CallError::Limit(format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes))
 }
 
 impl Reader for XmlReader {
@@ -389,9 +397,9 @@ impl Reader for XmlReader {
         let mut i = 0;
         loop {
             let rest = &input[i..];
-            match self.st {
-                St::Done => return Step::done(i),
-                St::CallOpen => {
+            match self.part {
+                Part::Done => return Step::done(i),
+                Part::CallOpen => {
                     let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
                     if j > MAX_WS {
                         return Step::reject(i);
@@ -407,12 +415,12 @@ impl Reader for XmlReader {
                         }
                         Ok(Some(idx)) => {
                             i += j + self.sets.open.text(idx).len();
-                            self.st = if matches!(self.cfg.name, Name::Tag) { St::Header } else { St::Name };
+                            self.part = if matches!(self.cfg.name, Name::Tag) { Part::Header } else { Part::Name };
                         }
                         Ok(None) => return Step::reject(i),
                     }
                 }
-                St::Header => {
+                Part::Header => {
                     let hit = self.sets.header.find(rest, eof);
                     let text_end = match hit {
                         Hit::Found { at, .. } | Hit::Hold { at } => at,
@@ -429,7 +437,7 @@ impl Reader for XmlReader {
                             let Some(name) = self.tag_name(sink) else {
                                 let ident = header::parse(&self.buf, false).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
-                                    name_too_long(sink);
+                                    return Step::reject_with(i + at, name_too_long(sink));
                                 }
                                 return Step::reject(i + at);
                             };
@@ -461,10 +469,10 @@ impl Reader for XmlReader {
                         }
                     }
                 }
-                St::Name => match self.sets.name.find(rest, eof) {
+                Part::Name => match self.sets.name.find(rest, eof) {
                     Hit::Found { at, idx } => {
-                        if let Err(bad) = self.name_text(&rest[..at], sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         let c = code(&self.sets.name, idx);
                         if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) {
@@ -478,14 +486,14 @@ impl Reader for XmlReader {
                         self.start(&name, sink);
                     }
                     Hit::Hold { at } => {
-                        if let Err(bad) = self.name_text(&rest[..at], sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         return Step::partial(i + at);
                     }
                     Hit::None => {
-                        if let Err(bad) = self.name_text(rest, sink) {
-                            return Step::reject(i + bad);
+                        if let Err((bad, error)) = self.name_text(rest, sink) {
+                            return Step { used: i + bad, status: Status::Reject, error };
                         }
                         if eof {
                             return Step::reject(input.len());
@@ -493,7 +501,7 @@ impl Reader for XmlReader {
                         return Step::partial(input.len());
                     }
                 },
-                St::Between => match self.sets.between.find(rest, eof) {
+                Part::Between => match self.sets.between.find(rest, eof) {
                     Hit::Found { at, idx } => {
                         self.gap(&rest[..at], sink);
                         self.gap.end();
@@ -509,7 +517,7 @@ impl Reader for XmlReader {
                                 i += len;
                                 self.buf.clear();
                                 self.type_text = None;
-                                self.st = if matches!(self.cfg.key, Key::Tag) { St::ParamHeader } else { St::KeyText };
+                                self.part = if matches!(self.cfg.key, Key::Tag) { Part::ParamHeader } else { Part::KeyText };
                             }
                             CLOSE => {
                                 self.close_call(sink);
@@ -530,7 +538,7 @@ impl Reader for XmlReader {
                         return self.consumed(input.len(), eof, sink);
                     }
                 },
-                St::ParamHeader => {
+                Part::ParamHeader => {
                     let limit = Self::header_limit(sink);
                     match self.sets.header.find(rest, eof) {
                         Hit::Found { at, idx } => {
@@ -566,8 +574,8 @@ impl Reader for XmlReader {
                         }
                     }
                 }
-                St::KeyText | St::TypeText => {
-                    let typ = self.st == St::TypeText;
+                Part::KeyText | Part::TypeText => {
+                    let typ = self.part == Part::TypeText;
                     let set = if typ { &self.sets.type_text } else { &self.sets.key };
                     let limit = sink.limits.max_name_bytes;
                     match set.find(rest, eof) {
@@ -588,7 +596,7 @@ impl Reader for XmlReader {
                             } else {
                                 self.key = text;
                             }
-                            self.st = St::AfterKey;
+                            self.part = Part::AfterKey;
                         }
                         Hit::Hold { at } => {
                             self.param_text(&rest[..at], limit, sink);
@@ -600,7 +608,7 @@ impl Reader for XmlReader {
                         }
                     }
                 }
-                St::AfterKey => {
+                Part::AfterKey => {
                     let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
                     if self.ws + j > MAX_WS {
                         // Too far from a value: the key was not a parameter (decided at the
@@ -617,7 +625,7 @@ impl Reader for XmlReader {
                         Ok(Some(idx)) => {
                             i += j + self.sets.after_key.text(idx).len();
                             if code(&self.sets.after_key, idx) == TYPEOPEN {
-                                self.st = St::TypeText;
+                                self.part = Part::TypeText;
                             } else {
                                 let key = core::mem::take(&mut self.key);
                                 let fs = self.format_string(None);
@@ -637,24 +645,24 @@ impl Reader for XmlReader {
                         }
                     }
                 }
-                St::ValueStart => {
-                    self.st = St::Value;
+                Part::ValueStart => {
+                    self.part = Part::Value;
                     if self.cfg.cdata {
                         match self.sets.cdata_open.at_start(rest, eof) {
                             Err(()) => {
-                                self.st = St::ValueStart;
+                                self.part = Part::ValueStart;
                                 return Step::partial(i);
                             }
                             Ok(Some(_)) => {
                                 i += CDATA_OPEN.len();
-                                self.st = St::Cdata;
+                                self.part = Part::Cdata;
                             }
                             Ok(None) => {}
                         }
                     }
                 }
-                St::Value | St::Cdata => {
-                    let cdata = self.st == St::Cdata;
+                Part::Value | Part::Cdata => {
+                    let cdata = self.part == Part::Cdata;
                     let set = if cdata { &self.sets.cdata_close } else { &self.sets.value };
                     match set.find(rest, eof) {
                         Hit::Found { at, idx } => {
@@ -664,14 +672,14 @@ impl Reader for XmlReader {
                             i += at;
                             if cdata {
                                 i += len;
-                                self.st = St::Value;
+                                self.part = Part::Value;
                                 continue;
                             }
                             if c == PCLOSE {
                                 i += len;
                             }
                             self.end_value(sink);
-                            self.st = St::Between;
+                            self.part = Part::Between;
                         }
                         Hit::Hold { at } => {
                             self.push_value(&rest[..at], sink);

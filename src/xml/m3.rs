@@ -16,7 +16,7 @@
 use crate::prelude::*;
 use super::value::{self, ParamValue};
 use super::{code, header, Gap};
-use crate::reader::{Reader, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::text::floor_char_boundary;
 use crate::event::Label;
 use crate::json::ObjectWriter;
@@ -45,8 +45,9 @@ struct Frame {
     children: Vec<(String, Value)>,
 }
 
+/// Which part of a MiniMax-M3 call the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum Part {
     Header,
     Between,
     /// Reading an element name up to `>`.
@@ -60,7 +61,7 @@ enum St {
 
 /// Reads one MiniMax-M3 call; see the module docs.
 pub struct M3Reader {
-    st: St,
+    part: Part,
     /// Markers between parameters and inside trees.
     tags: MarkerSet,
     /// The header's end plus `tags`.
@@ -78,6 +79,8 @@ pub struct M3Reader {
     /// Every element of the current tree matched its schema.
     coerced_ok: bool,
     gap: Gap,
+    /// What broke the call (reported when it ended), for the `Done` step.
+    failure: Option<CallError>,
 }
 
 fn add_tags(s: &mut MarkerSet) {
@@ -96,7 +99,7 @@ impl M3Reader {
         header_set.add(">", Act::Other(END));
         add_tags(&mut header_set);
         M3Reader {
-            st: St::Header,
+            part: Part::Header,
             tags,
             header_set,
             leaf_set: MarkerSet::new(),
@@ -109,24 +112,27 @@ impl M3Reader {
             tree_bytes: 0,
             coerced_ok: true,
             gap: Gap::default(),
+            failure: None,
         }
     }
 
     fn close_call(&mut self, sink: &mut Sink) {
         value::close_call(&mut self.w, sink);
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     fn truncated(&mut self, sink: &mut Sink) {
         self.value = None;
         sink.end_call_truncated();
-        self.st = St::Done;
+        self.part = Part::Done;
     }
 
     fn malformed(&mut self, sink: &mut Sink, msg: &str) {
         self.value = None;
-        sink.end_call_incomplete(Label::MalformedJson, msg);
-        self.st = St::Done;
+        let error = CallError::Malformed(msg.into());
+        sink.end_call_incomplete(error.label(), error.message());
+        self.failure = Some(error);
+        self.part = Part::Done;
     }
 
     /// The declared schema of parameter `key` of the open call (and its root).
@@ -148,7 +154,7 @@ impl M3Reader {
         self.frames = vec![Frame { name: self.key.clone(), schema, text: String::new(), children: Vec::new() }];
         self.tree_bytes = 0;
         self.coerced_ok = true;
-        self.st = if structured { St::Tree } else { St::Peek };
+        self.part = if structured { Part::Tree } else { Part::Peek };
     }
 
     fn begin_leaf(&mut self, sink: &mut Sink) {
@@ -162,7 +168,7 @@ impl M3Reader {
         let mut v = ParamValue::begin(&key, None, false, &mut self.w, sink);
         v.push(&text, &mut self.w, sink);
         self.value = Some(v);
-        self.st = St::Leaf;
+        self.part = Part::Leaf;
     }
 
     /// The element on top of the stack closed.
@@ -190,7 +196,7 @@ impl M3Reader {
                 self.w.key(&name, &mut s);
                 self.w.raw_value(&v.to_string(), &mut s);
                 sink.args(&s);
-                self.st = St::Between;
+                self.part = Part::Between;
             }
         }
     }
@@ -233,10 +239,10 @@ impl M3Reader {
                 });
                 let schema = schema.cloned();
                 self.frames.push(Frame { name, schema, text: String::new(), children: Vec::new() });
-                self.st = St::Tree;
+                self.part = Part::Tree;
             }
             (true, true) if self.frames.last().is_some_and(|f| f.name == name) => {
-                self.st = St::Tree;
+                self.part = Part::Tree;
                 self.close_frame(sink);
             }
             (true, _) => self.malformed(sink, &format!("closing tag `{name}` does not match; closed")),
@@ -309,12 +315,22 @@ fn frame_value(f: Frame, root: &Value) -> Value {
 
 impl Reader for M3Reader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let mut step = self.feed_call(input, eof, sink);
+        if step.status == Status::Done && step.error.is_none() {
+            step.error = self.failure.take();
+        }
+        step
+    }
+}
+
+impl M3Reader {
+    fn feed_call(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
         loop {
             let rest = &input[i..];
-            match self.st {
-                St::Done => return Step::done(i),
-                St::Header => match self.header_set.find(rest, eof) {
+            match self.part {
+                Part::Done => return Step::done(i),
+                Part::Header => match self.header_set.find(rest, eof) {
                     hit if header_end(hit, rest) > (sink.limits.max_name_bytes + 256).saturating_sub(self.buf.len()) => {
                         let room = (sink.limits.max_name_bytes + 256).saturating_sub(self.buf.len());
                         return Step::reject(i + floor_char_boundary(rest, room));
@@ -328,7 +344,7 @@ impl Reader for M3Reader {
                         i += at;
                         sink.start_call(&name, None);
                         self.buf.clear();
-                        self.st = St::Between;
+                        self.part = Part::Between;
                         match code(&self.header_set, idx) {
                             END => i += 1,
                             STOP => {
@@ -350,8 +366,8 @@ impl Reader for M3Reader {
                         return Step::partial(input.len());
                     }
                 },
-                St::Between | St::Tree => {
-                    let tree = self.st == St::Tree;
+                Part::Between | Part::Tree => {
+                    let tree = self.part == Part::Tree;
                     match self.tags.find(rest, eof) {
                         Hit::Found { at, idx } => {
                             let (c, len) = (code(&self.tags, idx), self.tags.text(idx).len());
@@ -367,7 +383,7 @@ impl Reader for M3Reader {
                             match c {
                                 ENDTAG | OPENTAG => {
                                     i += len;
-                                    self.st = St::TagName { closing: c == ENDTAG };
+                                    self.part = Part::TagName { closing: c == ENDTAG };
                                 }
                                 _ if tree => {
                                     self.malformed(sink, "the call ended inside a parameter; closed");
@@ -409,7 +425,7 @@ impl Reader for M3Reader {
                         }
                     }
                 }
-                St::TagName { closing } => {
+                Part::TagName { closing } => {
                     let n = rest.bytes().position(|b| b == b'>' || b == b'<' || b.is_ascii_whitespace());
                     let end = n.unwrap_or(rest.len());
                     let room = MAX_ELEMENT_NAME - self.buf.len();
@@ -435,7 +451,7 @@ impl Reader for M3Reader {
                         None => return Step::partial(input.len()),
                     }
                 }
-                St::Peek => {
+                Part::Peek => {
                     let j = rest.bytes().take_while(u8::is_ascii_whitespace).count();
                     if self.tree_bytes + j > 64 || (j < rest.len() && !rest[j..].starts_with(']')) {
                         self.begin_leaf(sink);
@@ -450,12 +466,12 @@ impl Reader for M3Reader {
                             return Step::partial(i + j);
                         }
                         Ok(Some(idx)) if code(&self.tags, idx) == OPENTAG => {
-                            self.st = St::Tree;
+                            self.part = Part::Tree;
                         }
                         _ => self.begin_leaf(sink),
                     }
                 }
-                St::Leaf => match self.leaf_set.find(rest, eof) {
+                Part::Leaf => match self.leaf_set.find(rest, eof) {
                     Hit::Found { at, idx } => {
                         let (c, len) = (code(&self.leaf_set, idx), self.leaf_set.text(idx).len());
                         if let Some(v) = self.value.as_mut() {
@@ -468,7 +484,7 @@ impl Reader for M3Reader {
                         if let Some(v) = self.value.take() {
                             v.end(&mut self.w, sink);
                         }
-                        self.st = St::Between;
+                        self.part = Part::Between;
                     }
                     Hit::Hold { at } => {
                         if let Some(v) = self.value.as_mut() {

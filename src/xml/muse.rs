@@ -108,7 +108,8 @@ impl HeaderScan {
     }
 }
 
-enum St {
+/// Which part of a Muse message the reader is in.
+enum Part {
     Header,
     Body(Body),
     Call,
@@ -118,7 +119,7 @@ enum St {
 /// Reads one message; see the module docs.
 pub struct MuseReader {
     cfg: &'static MuseSyntax,
-    st: St,
+    part: Part,
     scan: HeaderScan,
     header_set: MarkerSet,
     body_set: MarkerSet,
@@ -141,7 +142,7 @@ impl MuseReader {
         tool_set.add(INVOKE, Act::Other(CALL)).add_all(WRAPPERS, Act::Other(WRAP));
         MuseReader {
             cfg,
-            st: St::Header,
+            part: Part::Header,
             scan: HeaderScan::default(),
             header_set,
             body_set,
@@ -193,9 +194,9 @@ impl Reader for MuseReader {
         let mut i = 0;
         loop {
             let rest = &input[i..];
-            match self.st {
-                St::Done => return Step::done(i),
-                St::Header => {
+            match self.part {
+                Part::Done => return Step::done(i),
+                Part::Header => {
                     if rest.is_empty() {
                         return if eof { Step::reject(i) } else { Step::partial(i) };
                     }
@@ -226,14 +227,14 @@ impl Reader for MuseReader {
                             let Some(body) = body else { return Step::reject(i + at) };
                             i += at + MESSAGE.len();
                             self.committed = true;
-                            self.st = St::Body(body);
+                            self.part = Part::Body(body);
                         }
                         Hit::Hold { at } => return Step::partial(i + at),
                         Hit::None if eof => return Step::reject(input.len()),
                         Hit::None => return Step::partial(input.len()),
                     }
                 }
-                St::Body(body) => {
+                Part::Body(body) => {
                     let set = if body == Body::Tool { &self.tool_set } else { &self.body_set };
                     match set.find(rest, eof) {
                         Hit::Found { at, idx } => {
@@ -249,11 +250,11 @@ impl Reader for MuseReader {
                             i += at;
                             match c {
                                 END => {
-                                    self.st = St::Done;
+                                    self.part = Part::Done;
                                     return Step::done(i + len);
                                 }
                                 NEXT => {
-                                    self.st = St::Done;
+                                    self.part = Part::Done;
                                     return Step::done(i);
                                 }
                                 CALL => {
@@ -261,7 +262,7 @@ impl Reader for MuseReader {
                                     self.call = Some(XmlReader::new(self.cfg.atem));
                                     self.call_raw = INVOKE.to_string();
                                     self.calls_before = sink.calls_started();
-                                    self.st = St::Call;
+                                    self.part = Part::Call;
                                 }
                                 _ => i += len,
                             }
@@ -282,15 +283,15 @@ impl Reader for MuseReader {
                                 Body::Tool => self.gap(rest, sink),
                             }
                             if eof {
-                                self.st = St::Done;
+                                self.part = Part::Done;
                             }
                             return if eof { Step::done(input.len()) } else { Step::partial(input.len()) };
                         }
                     }
                 }
-                St::Call => {
+                Part::Call => {
                     let Some(call) = self.call.as_mut() else {
-                        self.st = St::Body(Body::Tool);
+                        self.part = Part::Body(Body::Tool);
                         continue;
                     };
                     let step = call.feed(rest, eof, sink);
@@ -307,7 +308,7 @@ impl Reader for MuseReader {
                             let raw = core::mem::take(&mut self.call_raw);
                             self.gap(&raw, sink);
                             self.call = None;
-                            self.st = St::Body(Body::Tool);
+                            self.part = Part::Body(Body::Tool);
                         }
                         _ => {
                             if sink.in_call() {
@@ -318,7 +319,7 @@ impl Reader for MuseReader {
                                 }
                             }
                             self.call = None;
-                            self.st = St::Body(Body::Tool);
+                            self.part = Part::Body(Body::Tool);
                         }
                     }
                 }

@@ -21,7 +21,8 @@ const SEP: &str = "<|sep|>";
 const THINK_END: &str = "<|close|>think<|sep|>";
 const MAX_TAG: usize = 32;
 
-enum St {
+/// Which part of an XTML message the reader is in.
+enum Part {
     Tag,
     Think,
     Call(Box<XmlReader>),
@@ -31,7 +32,7 @@ enum St {
 /// Reads one XTML element; see the module docs.
 pub struct XtmlReader {
     call: &'static XmlSyntax,
-    st: St,
+    part: Part,
     /// The opening `<|open|>` was skipped.
     opened: bool,
     tag: String,
@@ -46,7 +47,7 @@ impl XtmlReader {
         think_set.add(THINK_END, Act::End).add(OPEN, Act::Start);
         let mut sep_set = MarkerSet::new();
         sep_set.add(SEP, Act::End);
-        XtmlReader { call, st: St::Tag, opened: false, tag: String::new(), committed: false, think_set, sep_set }
+        XtmlReader { call, part: Part::Tag, opened: false, tag: String::new(), committed: false, think_set, sep_set }
     }
 }
 
@@ -59,9 +60,9 @@ impl Reader for XtmlReader {
         let mut i = 0;
         loop {
             let rest = &input[i..];
-            match &mut self.st {
-                St::Done => return Step::done(i),
-                St::Tag => {
+            match &mut self.part {
+                Part::Done => return Step::done(i),
+                Part::Tag => {
                     if !self.opened {
                         if !rest.starts_with(OPEN) {
                             return Step::reject(i);
@@ -84,7 +85,7 @@ impl Reader for XtmlReader {
                         if !after.starts_with(|c: char| c.is_ascii_whitespace()) && !after.starts_with('<') {
                             return Step::reject(i);
                         }
-                        self.st = St::Call(Box::new(XmlReader::new(self.call)));
+                        self.part = Part::Call(Box::new(XmlReader::new(self.call)));
                         continue;
                     }
                     match self.sep_set.at_start(after, eof) {
@@ -95,10 +96,10 @@ impl Reader for XtmlReader {
                             match self.tag.as_str() {
                                 "think" => {
                                     self.committed = true;
-                                    self.st = St::Think;
+                                    self.part = Part::Think;
                                 }
                                 "response" | "tools" => {
-                                    self.st = St::Done;
+                                    self.part = Part::Done;
                                     return Step::done(i);
                                 }
                                 _ => return Step::reject(i),
@@ -106,14 +107,14 @@ impl Reader for XtmlReader {
                         }
                     }
                 }
-                St::Think => match self.think_set.find(rest, eof) {
+                Part::Think => match self.think_set.find(rest, eof) {
                     Hit::Found { at, idx } => {
                         sink.reasoning(&rest[..at]);
                         i += at;
                         if self.think_set.act(idx) == Act::End {
                             i += THINK_END.len();
                         }
-                        self.st = St::Done;
+                        self.part = Part::Done;
                         return Step::done(i);
                     }
                     Hit::Hold { at } => {
@@ -123,15 +124,15 @@ impl Reader for XtmlReader {
                     Hit::None => {
                         sink.reasoning(rest);
                         if eof {
-                            self.st = St::Done;
+                            self.part = Part::Done;
                             return Step::done(input.len());
                         }
                         return Step::partial(input.len());
                     }
                 },
-                St::Call(call) => {
+                Part::Call(call) => {
                     let step = call.feed(rest, eof, sink);
-                    return Step { used: i + step.used.min(rest.len()), status: step.status };
+                    return step.shifted(i);
                 }
             }
         }
