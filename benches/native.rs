@@ -276,7 +276,7 @@ fn sse_table(cfg: &Cfg, prose: &str, unit: &str) {
 fn families_table(cfg: &Cfg, _root: &str) {
     let (cases, _) = data::load_cases(&data::StdFs(data::data_dir()));
     let mut rows = Vec::new();
-    for family in toolwire::families::all() {
+    for family in toolwire::registry::all() {
         let plain = |c: &&data::Case| {
             let e = c.expect.as_ref();
             c.parser == family.id

@@ -92,6 +92,7 @@ pub fn verdict(r: &ParseResult) -> Verdict {
 
 /// The JS shape: `[{parser, verdict, count?, content, reasoning, toolCalls, diagnostics}]`
 /// (`count` only with `verdict: "calls"`).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))] // the binding's (wasm.rs)
 pub fn to_json(list: &[Classification]) -> String {
     let mut out = String::from("[");
     for (i, c) in list.iter().enumerate() {

@@ -124,6 +124,7 @@ impl Event {
 }
 
 /// Writes events as one JSON array.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))] // the binding's (wasm.rs)
 pub fn events_to_json(events: &[Event]) -> String {
     let mut out = String::with_capacity(64 * events.len() + 2);
     out.push('[');

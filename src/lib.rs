@@ -38,8 +38,8 @@ pub(crate) mod prelude {
     pub use alloc::vec::Vec;
 }
 
-pub mod channels;
-pub mod classify;
+mod channels;
+mod classify;
 /// Documentation text (family and reasoning descriptions): the value natively; empty in the
 /// wasm, which ships it as generated JS instead (`pkg/meta.js`, see scripts/build-pkg.mjs) to
 /// stay within its size budget. Const-evaluated, so the text never reaches the wasm.
@@ -56,37 +56,65 @@ macro_rules! names {
     };
 }
 
-pub mod detect;
-pub mod engine;
-pub mod event;
-pub mod families;
+// The public API is what this file re-exports, plus `json` (the `Value` that options and tools
+// are given as), `sse` (the OpenAI wire rewrite) and `registry`. Every other module is
+// internal; tests, benches, the fuzz crate and examples reach the internals they check through
+// `testing` (hidden, not semver API).
+mod detect;
+mod engine;
+mod event;
+mod families;
 pub mod json;
-pub mod limits;
-pub mod parser;
-pub mod policy;
-pub mod pythonic;
-pub mod reader;
-pub mod reasoning;
-pub mod scan;
-pub mod schema;
-pub mod sink;
-pub mod spans;
+mod limits;
+mod parser;
+mod policy;
+mod pythonic;
+mod reader;
+mod reasoning;
+mod scan;
+mod schema;
+mod sink;
+mod spans;
 pub mod sse;
 mod small;
-pub mod template;
-pub mod syntax;
-pub mod text;
-pub mod tools;
-pub mod utf8;
-pub mod xml;
+mod template;
+mod syntax;
+mod text;
+mod tools;
+mod utf8;
+mod xml;
 
-/// The binding needs std (wasm-bindgen's); the core does not.
+/// The binding needs std (wasm-bindgen's); the core does not. Public for `tests/wasm.rs`.
 #[cfg(all(target_arch = "wasm32", feature = "std"))]
+#[doc(hidden)]
 pub mod wasm;
 
-pub use event::{Diagnostic, Event, Label, ParseResult, ToolCall};
+pub use event::{Diagnostic, Event, Keep, Label, ParseResult, ToolCall};
 pub use classify::{classify, Classification, Verdict};
 pub use detect::{detect_parser, sniff_parser};
 pub use limits::Limits;
 pub use parser::{parse, Error, Options, ToolCallParser};
 pub use policy::{Policy, Preset};
+pub use schema::pattern::HostEngine;
+pub use spans::{Span, SpanKind};
+
+/// Registry queries: the parser families (vLLM `--tool-call-parser` names and aliases) and
+/// the reasoning parsers, with their documentation.
+pub mod registry {
+    pub use crate::families::{all, find, names, to_json};
+    pub use crate::reasoning::{find as find_reasoning, names as reasoning_names, to_json as reasoning_to_json};
+    pub use crate::syntax::{Family, Reasoning};
+}
+
+/// Internals for the crate's own tests, benches, fuzz targets and examples. Not API: hidden
+/// from the docs and free to change in any release.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::json::scanner::{is_valid_json, is_ws, Expect, JsonError, JsonScanner, Progress};
+    pub use crate::schema::number::Decimal;
+    pub use crate::schema::validate::{validate, Check};
+    #[cfg(feature = "spans")]
+    pub use crate::spans::check_conservation;
+    pub use crate::syntax::Payload;
+    pub use crate::tools::Tools;
+}

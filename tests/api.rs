@@ -6,7 +6,7 @@ use toolwire::ToolCallParser;
 /// Byte accounting on a small input: text, one markup span per call, a prose marker as text.
 #[test]
 fn spans_attribute_every_byte() {
-    use toolwire::spans::SpanKind::*;
+    use toolwire::SpanKind::*;
     let mut p = ToolCallParser::new(&toolwire::Options::new("hermes")).unwrap();
     p.record_spans();
     p.push("Hi <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> <tool_call> bye");

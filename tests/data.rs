@@ -33,7 +33,7 @@ fn main() {
     let required: BTreeSet<String> = required_names().into_iter().collect();
     for f in corpus_fixtures() {
         let parser = f.parser().to_string();
-        let registered = toolwire::families::find(&parser).is_some();
+        let registered = toolwire::registry::find(&parser).is_some();
         if !registered && required.contains(&parser) {
             // A vLLM family not registered yet: listed, run with `--ignored` (and failing then).
             trials.push(Trial::test(f.name.clone(), move || run_vector(f)).with_ignored_flag(true));
@@ -59,7 +59,7 @@ fn check_required_names() -> Result<(), Failed> {
     if distinct.len() != names.len() || names.len() != 58 {
         return Err(format!("{} names, {} distinct: vLLM 0.33.0 has 58 `--tool-call-parser` names", names.len(), distinct.len()).into());
     }
-    let missing: Vec<_> = names.iter().filter(|n| toolwire::families::find(n).is_none()).collect();
+    let missing: Vec<_> = names.iter().filter(|n| toolwire::registry::find(n).is_none()).collect();
     if !missing.is_empty() {
         return Err(format!("not registered: {missing:?}").into());
     }

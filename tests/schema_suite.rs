@@ -20,7 +20,7 @@
 
 use std::path::{Path, PathBuf};
 use toolwire::json::Value;
-use toolwire::schema::validate::{validate, Check};
+use toolwire::testing::{validate, Check};
 
 const SKIPPED_FILES: &[&str] = &["refRemote.json", "definitions.json", "optional/zeroTerminatedFloats.json"];
 const SKIPPED_GROUPS: &[(&str, &str)] = &[("ref.json", "remote ref, containing refs itself")];
@@ -60,7 +60,7 @@ fn valid_as_parameter(schema: &Value, data: &Value) -> bool {
     let tools = format!(
         r#"[{{"type": "function", "function": {{"name": "t", "parameters": {{"type": "object", "properties": {{"value": {schema}}}, "required": ["value"]}}}}}}]"#
     );
-    let tools = toolwire::tools::Tools::from_json(&toolwire::json::parse(&tools).unwrap()).unwrap();
+    let tools = toolwire::testing::Tools::from_json(&toolwire::json::parse(&tools).unwrap()).unwrap();
     let mut out = Vec::new();
     tools.validate_call("t", &format!(r#"{{"value": {data}}}"#), false, &[], &mut out);
     // Advice (an undeclared key JSON Schema allows) and "not checked" notes are not failures.

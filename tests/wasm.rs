@@ -100,7 +100,7 @@ fn cases() -> Vec<(Value, String)> {
     let corpus: Value = serde_json::from_str(&node_fs("read", &format!("{ROOT}/corpus/vllm-sample.json")).unwrap()).unwrap();
     for v in corpus.as_array().unwrap() {
         let parser = v["parser"].as_str().unwrap();
-        if toolwire::families::find(parser).is_none() {
+        if toolwire::registry::find(parser).is_none() {
             continue;
         }
         let mut o = json!({"parser": parser});

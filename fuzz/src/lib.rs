@@ -11,11 +11,9 @@
 //! arguments that form one JSON object; conservation (the byte accounting covers the decoded
 //! input exactly once, text/reasoning are exactly their spans' bytes, drops only by policy).
 
-use toolwire::event::Event;
-use toolwire::json::scanner::{Expect, JsonScanner, Progress, is_valid_json, is_ws};
-use toolwire::spans::Span;
-use toolwire::syntax::{Family, Payload};
-use toolwire::{Limits, Options, ParseResult, ToolCallParser};
+use toolwire::testing::{Expect, JsonScanner, Payload, Progress, is_valid_json, is_ws};
+use toolwire::registry::Family;
+use toolwire::{Event, Limits, Options, ParseResult, Span, ToolCallParser};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Group {
@@ -34,7 +32,7 @@ fn group_of(f: &Family) -> Group {
         Payload::Json(..) | Payload::Named(_) => Group::Json,
         Payload::Xml(_) => Group::Xml,
         Payload::Pythonic(_) => Group::Pythonic,
-        Payload::None | Payload::Custom(_) => Group::Other,
+        Payload::None | Payload::Message(_) | Payload::Custom(_) => Group::Other,
     }
 }
 
@@ -58,8 +56,8 @@ pub fn decode(group: Group, data: &[u8]) -> Option<Case<'_>> {
     let nl = rest.iter().take(40).position(|&b| b == b'\n')?;
     let name = String::from_utf8_lossy(&rest[..nl]);
     let body = &rest[nl + 1..];
-    let members: Vec<&Family> = toolwire::families::all().filter(|f| group_of(f) == group).collect();
-    let family = match toolwire::families::find(&name) {
+    let members: Vec<&Family> = toolwire::registry::all().filter(|f| group_of(f) == group).collect();
+    let family = match toolwire::registry::find(&name) {
         Some(f) if group_of(f) == group => f,
         _ => members[name.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize)) % members.len()],
     };
@@ -78,7 +76,7 @@ pub fn decode(group: Group, data: &[u8]) -> Option<Case<'_>> {
         opts.policy = Options::from_json(&v).unwrap().policy;
     }
     if flags & 8 != 0 {
-        let names = toolwire::reasoning::names();
+        let names = toolwire::registry::reasoning_names();
         opts.reasoning = Some(names[rpick as usize % names.len()].to_string());
     }
     if flags & 16 != 0 {
@@ -200,10 +198,10 @@ pub fn check_events(events: &[Event]) {
     assert!(open.is_none(), "a call was never ended");
 }
 
-/// Conservation: `toolwire::spans::check_conservation`, as the fixture harness runs it.
+/// Conservation: `toolwire::testing::check_conservation`, as the fixture harness runs it.
 pub fn check_spans(input: &str, events: &[Event], spans: &[Span], opts: &Options) {
     let may_drop = !opts.policy.resolve(None, false).keep_malformed;
-    if let Err(e) = toolwire::spans::check_conservation(input, events, spans, may_drop) {
+    if let Err(e) = toolwire::testing::check_conservation(input, events, spans, may_drop) {
         panic!("conservation: {e}");
     }
 }
@@ -242,7 +240,7 @@ pub fn check_json(data: &[u8]) {
         // until the escape is known), so close that copy, not the raw input.
         let mut copy = JsonScanner::new(Expect::Any, usize::MAX / 2);
         let mut out = String::new();
-        copy.feed(&text[..used], Some(&mut out));
+        let _ = copy.feed(&text[..used], Some(&mut out));
         let closed = format!("{out}{}", copy.completion());
         // The parser's depth limit (serde_json: 128) aside, as for the verdict below.
         let ok = toolwire::json::parse(&closed).is_ok() || parser_limit(&closed);
@@ -272,7 +270,7 @@ fn parser_limit(text: &str) -> bool {
 /// True when the scanner finds `text` nesting deeper than `max` levels.
 fn too_deep(text: &str, max: usize) -> bool {
     let mut sc = JsonScanner::new(Expect::Any, max);
-    matches!(sc.feed(text, None).1, Err(toolwire::json::scanner::JsonError::TooDeep))
+    matches!(sc.feed(text, None).1, Err(toolwire::testing::JsonError::TooDeep))
 }
 
 /// False when `text` nests deeper than `is_valid_json`'s own limit (512).
@@ -297,8 +295,8 @@ pub fn check_sse(data: &[u8]) {
     let Some(nl) = rest.iter().take(40).position(|&b| b == b'\n') else { return };
     let name = String::from_utf8_lossy(&rest[..nl]);
     let body = &rest[nl + 1..];
-    let all: Vec<&Family> = toolwire::families::all().collect();
-    let id = match toolwire::families::find(&name) {
+    let all: Vec<&Family> = toolwire::registry::all().collect();
+    let id = match toolwire::registry::find(&name) {
         _ if name == "auto" => "auto",
         Some(f) => f.id,
         None => all[name.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize)) % all.len()].id,

@@ -145,9 +145,6 @@ impl ObjectWriter {
         }
     }
 
-    pub fn is_closed(&self) -> bool {
-        self.closed
-    }
 }
 
 #[cfg(test)]

@@ -8,12 +8,12 @@
 //! them as exact decimals).
 
 use crate::prelude::*;
-pub mod call;
-pub mod emit;
-pub mod named;
-pub mod scanner;
+pub(crate) mod call;
+pub(crate) mod emit;
+pub(crate) mod named;
+pub(crate) mod scanner;
 
-pub use emit::{push_escaped, push_json_string, unescape, ObjectWriter};
+pub(crate) use emit::{push_escaped, push_json_string, unescape, ObjectWriter};
 pub use serde_json::{Number, Value};
 
 /// A JSON object (keys in insertion order).

@@ -12,10 +12,8 @@ pub mod data;
 
 use serde_json::Value;
 use std::path::Path;
-use toolwire::event::Event;
-use toolwire::json::scanner::{is_valid_json, Expect};
-use toolwire::spans::Span;
-use toolwire::{Options, ParseResult, ToolCallParser};
+use toolwire::testing::{is_valid_json, Expect};
+use toolwire::{Event, Options, ParseResult, Span, ToolCallParser};
 
 /// One fixture: an input, the options to parse it with, and (for vLLM's vectors) what the
 /// result must contain. Our own cases compare the whole event sequence instead (`data.rs`).
@@ -241,10 +239,10 @@ pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
     ev
 }
 
-/// Conservation (contract invariant 4): see `toolwire::spans::check_conservation`.
+/// Conservation (nothing lost): see `toolwire::testing::check_conservation`.
 pub fn check_spans(f: &Fixture, events: &[Event], spans: &[Span]) {
     let may_drop = !f.options().policy.resolve(None, false).keep_malformed;
-    if let Err(e) = toolwire::spans::check_conservation(&f.input, events, spans, may_drop) {
+    if let Err(e) = toolwire::testing::check_conservation(&f.input, events, spans, may_drop) {
         panic!("{}: {e}", f.name);
     }
 }
@@ -295,7 +293,7 @@ fn is_subsequence(needle: &str, hay: &str) -> bool {
 /// JSON equality, key order aside, with numbers compared by value (`2.5e-3` == `0.0025`): serde_json keeps
 /// number text (`arbitrary_precision`), and the parser forwards the model's own spelling.
 pub fn same_json(a: &Value, b: &Value) -> bool {
-    use toolwire::schema::number::Decimal;
+    use toolwire::testing::Decimal;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.cmp_value(y).is_eq(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q)),
