@@ -15,7 +15,7 @@
 //   TOOLWIRE_COMMENTS  "false" keeps diagnostics out of the stream (default: SSE comment lines)
 //   PROFILE, RETRY_ON, MAX_RETRIES, FALLBACK_MODEL, RETRY_BASE_MS, RETRY_HOLD_BYTES: see profile.js
 import { detectParser, parsers, reasoningParsers } from "toolwire";
-import { SseRewriteStream, rewriteChatCompletion } from "toolwire/stream";
+import { SseRewriter, rewriteChatCompletion } from "toolwire/stream";
 import { answer, loadPolicy } from "./profile.js";
 import { MESSAGES_ROUTES, messages } from "./messages.js";
 
@@ -42,7 +42,7 @@ export default {
 
 async function handle(request, env) {
   const url = new URL(request.url);
-  if (MESSAGES_ROUTES.has(url.pathname)) return messages(request, env, { send, readLimited, endOnError, rewriteOptions, ParserChoiceError, upstreamHeaders });
+  if (MESSAGES_ROUTES.has(url.pathname)) return messages(request, env, { send, readLimited, rewriteOptions, ParserChoiceError, upstreamHeaders });
   if (!env.UPSTREAM_URL) return error(500, "toolwire worker: UPSTREAM_URL is not configured", "configuration_error", "no_upstream");
   const target = env.UPSTREAM_URL.replace(/\/+$/, "") + url.pathname + url.search;
   const headers = upstreamHeaders(request.headers, env);
@@ -141,20 +141,86 @@ function rewriteOptions(body, env, headers) {
   return options;
 }
 
-/** An upstream SSE body rewritten; a break in the upstream ends it cleanly, with a note. */
-function rewriteStream(body, options) {
-  const broken = { message: null };
-  return endOnError(body, broken).pipeThrough(makeRewriter(options)).pipeThrough(noteBreak(broken));
+/**
+ * An upstream SSE body rewritten (options: the rewriter's and `onDiagnostic(d)`), in one stream stage (each stage costs CPU per chunk): the
+ * upstream is read, each chunk pushed through the rewriter and its output enqueued. A break in
+ * the upstream ends the stream cleanly: the rewriter is finished and, when the output stands at
+ * an event boundary, a comment says the upstream broke (after an unterminated event, which the
+ * rewriter passes through and reports as `truncation`, a comment would complete it and clients
+ * would receive the broken event).
+ */
+function rewriteStream(body, { onDiagnostic, ...options }) {
+  const rw = makeRewriter(options);
+  const report = onDiagnostic
+    ? () => {
+        for (const d of rw.takeDiagnostics()) onDiagnostic(d);
+      }
+    : () => {};
+  const reader = body.getReader();
+  let freed = false;
+  const free = () => {
+    if (!freed) {
+      freed = true;
+      rw.free();
+    }
+  };
+  // The last two bytes written: "\n\n" at an event boundary.
+  let tail = "\n\n";
+  const emit = (controller, bytes) => {
+    if (!bytes.length) return;
+    tail = (tail + String.fromCharCode(...bytes.subarray(-2))).slice(-2);
+    controller.enqueue(bytes);
+  };
+  return new ReadableStream({
+    // Reads until there is output (a pull that enqueues nothing would not be called again).
+    async pull(controller) {
+      let read;
+      let broken = null;
+      for (;;) {
+        try {
+          read = await reader.read();
+        } catch (e) {
+          broken = String(e?.message ?? e);
+        }
+        if (broken !== null || read.done) break;
+        try {
+          const out = rw.push(read.value);
+          report();
+          if (out.length) return emit(controller, out);
+        } catch (e) {
+          free();
+          throw e;
+        }
+      }
+      try {
+        emit(controller, rw.finish());
+        report();
+        if (broken !== null && tail === "\n\n") {
+          const note = JSON.stringify({ message: `the upstream stream broke: ${broken}` });
+          controller.enqueue(new TextEncoder().encode(`: toolwire truncation ${note}\n\n`));
+        }
+        free();
+        controller.close();
+      } catch (e) {
+        free();
+        throw e;
+      }
+    },
+    cancel(reason) {
+      free();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** A rewriter for `options`; request tools that toolwire cannot read are left out. */
 function makeRewriter(options) {
   try {
-    return new SseRewriteStream(options);
+    return new SseRewriter(options);
   } catch (e) {
     if (!options.tools) throw e;
     const { tools, ...rest } = options;
-    return new SseRewriteStream(rest);
+    return new SseRewriter(rest);
   }
 }
 
@@ -212,47 +278,6 @@ async function readLimited(request, max) {
     at += p.byteLength;
   }
   return new TextDecoder().decode(bytes);
-}
-
-/** The upstream body, ending cleanly (instead of erroring) when the upstream connection breaks. */
-function endOnError(body, broken) {
-  const reader = body.getReader();
-  return new ReadableStream({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (e) {
-        broken.message = String(e?.message ?? e);
-        controller.close();
-      }
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-}
-
-/**
- * After the rewritten stream: a comment saying the upstream broke, when it did. The comment is
- * only written at an event boundary: after an unterminated event (which the rewriter passes
- * through and reports as `truncation`), a comment would complete it and clients would receive
- * the broken event.
- */
-function noteBreak(broken) {
-  let tail = "\n\n";
-  return new TransformStream({
-    transform(chunk, controller) {
-      if (chunk.byteLength) tail = (tail + String.fromCharCode(...chunk.subarray(-2))).slice(-2);
-      controller.enqueue(chunk);
-    },
-    flush(controller) {
-      if (broken.message === null || tail !== "\n\n") return;
-      const note = JSON.stringify({ message: `the upstream stream broke: ${broken.message}` });
-      controller.enqueue(new TextEncoder().encode(`: toolwire truncation ${note}\n\n`));
-    },
-  });
 }
 
 function error(status, message, type, code) {

@@ -80,7 +80,7 @@ async function handle(request, env, io) {
   if ((upstream.headers.get("content-type") ?? "").includes("text/event-stream")) {
     const stream = withoutTools(bridge, (o) => new AnthropicSseStream({ ...o, pingIntervalMs: config.pingMs }));
     // A broken upstream connection ends the input; the stream then ends with an `error` event.
-    return new Response(io.endOnError(upstream.body, { message: null }).pipeThrough(stream), {
+    return new Response(endOnError(upstream.body).pipeThrough(stream), {
       headers: { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
     });
   }
@@ -89,6 +89,25 @@ async function handle(request, env, io) {
   if (diagnostics.length) headers["x-toolwire-diagnostics"] = [...new Set(diagnostics)].join(", ");
   if (body.stream === true) return new Response(sseOf(message), { headers: { ...headers, "content-type": "text/event-stream; charset=utf-8" } });
   return Response.json(message, { headers });
+}
+
+/** The upstream body, ending (instead of erroring) when the upstream connection breaks. */
+function endOnError(body) {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** Runs `f` with the request's tools typing the arguments, or without when toolwire cannot read their schemas. */
