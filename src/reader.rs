@@ -41,6 +41,23 @@ pub trait Reader {
     fn committed(&self) -> bool {
         false
     }
+
+    /// Makes this reader what its payload kind's `reader(bare)` would make for the next payload
+    /// of the same family, keeping what it built once (marker sets), and returns true; false
+    /// when it cannot (the sequencer then makes a new one).
+    fn reset(&mut self, _bare: bool) -> bool {
+        false
+    }
+}
+
+/// `spare` reset for a new payload (`Reader::reset`), or a new reader from `make`.
+pub fn reuse(spare: Option<Box<dyn Reader>>, bare: bool, make: impl FnOnce() -> Box<dyn Reader>) -> Box<dyn Reader> {
+    match spare {
+        Some(mut reader) => {
+            if reader.reset(bare) { reader } else { make() }
+        }
+        None => make(),
+    }
 }
 
 /// See `Reader::feed`.
@@ -171,6 +188,11 @@ impl Nested {
     /// `reader` opened at `opening` (consumed by the outer reader).
     pub fn new(reader: Box<dyn Reader>, opening: &str, sink: &Sink) -> Nested {
         Nested { reader, held: opening.into(), calls_before: sink.calls_started() }
+    }
+
+    /// The inner reader, for reuse (`Reader::reset`) once its payload is over.
+    pub fn into_reader(self) -> Box<dyn Reader> {
+        self.reader
     }
 
     /// Feeds the inner reader; returns the bytes it used and what that came to.

@@ -32,7 +32,7 @@ use crate::prelude::*;
 use crate::event::Label;
 use crate::json::call::skip_ws;
 use crate::json::named::RawArgs;
-use crate::reader::{CallError, Nest, Nested, Reader, Step};
+use crate::reader::{reuse, CallError, Nest, Nested, Reader, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 use crate::syntax::{Payload, Syntax};
@@ -295,6 +295,8 @@ pub struct MessageReader {
     name: String,
     args: RawArgs,
     gap: Gap,
+    /// The last invoke's reader, reset for the next one.
+    spare_invoke: Option<Box<dyn Reader>>,
 }
 
 impl MessageReader {
@@ -322,6 +324,7 @@ impl MessageReader {
             name: String::new(),
             args: RawArgs::default(),
             gap: Gap::default(),
+            spare_invoke: None,
         }
     }
 
@@ -430,6 +433,15 @@ impl Reader for MessageReader {
         self.committed
     }
 
+    fn reset(&mut self, _bare: bool) -> bool {
+        self.part = Part::Header(Header::new(false, Slot::Free));
+        self.committed = false;
+        self.name.clear();
+        self.args = RawArgs::default();
+        self.gap = Gap::default();
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
         loop {
@@ -457,7 +469,8 @@ impl Reader for MessageReader {
                     match marker {
                         INVOKE => {
                             let CallBody::Invokes { open, xml, .. } = self.cfg.calls else { return Step::done(i) };
-                            self.part = Part::Invoke(Nested::new(Box::new(XmlReader::new(xml)), open, sink));
+                            let reader = reuse(self.spare_invoke.take(), false, || Box::new(XmlReader::new(xml)));
+                            self.part = Part::Invoke(Nested::new(reader, open, sink));
                             i += len;
                         }
                         FRAMING => i += len,
@@ -507,15 +520,16 @@ impl Reader for MessageReader {
                 Part::Invoke(call) => {
                     let (used, nest) = call.feed(rest, eof, sink);
                     i += used;
-                    match nest {
-                        Nest::More => return Step::partial(i),
-                        Nest::Ended => {}
-                        // Not a call after all: its markup is text.
-                        Nest::Text(raw) => {
-                            self.gap.push(&raw, sink, None);
-                        }
+                    if nest == Nest::More {
+                        return Step::partial(i);
                     }
-                    self.part = Part::Body(Route::Call);
+                    if let Part::Invoke(call) = core::mem::replace(&mut self.part, Part::Body(Route::Call)) {
+                        self.spare_invoke = Some(call.into_reader());
+                    }
+                    if let Nest::Text(raw) = nest {
+                        // Not a call after all: its markup is text.
+                        self.gap.push(&raw, sink, None);
+                    }
                 }
             }
         }
