@@ -23,6 +23,8 @@ pub enum Payload {
     Xml(&'static crate::xml::XmlSyntax),
     /// Pythonic calls or key-value arguments (see `crate::pythonic`).
     Pythonic(&'static crate::pythonic::PySyntax),
+    /// Messages with headers (see `crate::channels::message`).
+    Message(&'static crate::channels::message::MessageSyntax),
     /// A family-specific reader, made fresh for each payload; `bare` is true when the opening
     /// marker belongs to the payload.
     Custom(fn(bare: bool) -> Box<dyn Reader>),
@@ -42,6 +44,7 @@ impl Payload {
             Payload::Named(cfg) => Box::new(crate::json::named::NamedReader::new(cfg)),
             Payload::Xml(cfg) => crate::xml::reader(cfg, bare),
             Payload::Pythonic(cfg) => crate::pythonic::reader(cfg, bare),
+            Payload::Message(cfg) => cfg.reader(),
             Payload::Custom(make) => make(bare),
         }
     }

@@ -32,7 +32,7 @@ fn group_of(f: &Family) -> Group {
         Payload::Json(..) | Payload::Named(_) => Group::Json,
         Payload::Xml(_) => Group::Xml,
         Payload::Pythonic(_) => Group::Pythonic,
-        Payload::None | Payload::Custom(_) => Group::Other,
+        Payload::None | Payload::Message(_) | Payload::Custom(_) => Group::Other,
     }
 }
 

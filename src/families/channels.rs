@@ -1,7 +1,7 @@
 //! Channel formats: Harmony (gpt-oss `openai`), Inkling, Cohere Command. Their reasoning
 //! channels are part of the format, so they produce reasoning events without a reasoning parser.
 
-use crate::channels::harmony::{self, HarmonyReader};
+use crate::channels::message::{CallBody, MessageSyntax, Route};
 use crate::channels::inkling::{self, InklingReader};
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::JsonShape::Array;
@@ -42,19 +42,37 @@ const COHERE: Syntax = Syntax {
     ..Syntax::NONE
 };
 
+/// gpt-oss Harmony: `<|start|>assistant<|channel|>CHANNEL[ to=RECIPIENT][ <|constrain|>TYPE]<|message|>BODY`
+/// ended by `<|end|>`, `<|call|>` or `<|return|>`. A recipient other than a role is a tool: the
+/// body is its JSON arguments; otherwise `analysis` is reasoning and every other channel content.
+static HARMONY: MessageSyntax = MessageSyntax {
+    start: "<|start|>",
+    channel: "<|channel|>",
+    constrain: "<|constrain|>",
+    message: "<|message|>",
+    recipient_key: "to=",
+    opens: &["<|start|>", "<|channel|>", "<|message|>", " to=", "to="],
+    ends: &["<|end|>", "<|call|>", "<|return|>"],
+    recipients: &[
+        ("assistant", Route::ByChannel),
+        ("user", Route::ByChannel),
+        ("system", Route::ByChannel),
+        ("developer", Route::ByChannel),
+        ("all", Route::ByChannel),
+    ],
+    no_recipient: Route::ByChannel,
+    channels: &[("analysis", Route::Reasoning)],
+    tool_prefix: "functions.",
+    calls: CallBody::Json,
+};
+
 pub static FAMILIES: &[Family] = &[
     Family {
         id: "openai",
         aliases: &["harmony", "gpt_oss"],
         models: names!["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
         description: text!("gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through."),
-        syntax: Syntax {
-            bare: harmony::OPEN,
-            end: harmony::END,
-            ignore: harmony::END,
-            payload: Payload::Custom(HarmonyReader::boxed),
-            ..Syntax::NONE
-        },
+        syntax: HARMONY.syntax(),
         id_style: Prefixed,
     },
     Family {

@@ -9,7 +9,7 @@ use crate::json::call::CallsReader;
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::{Family, JsonShape, Payload, Syntax, Wrapper};
 use crate::xml::m3::M3Reader;
-use crate::xml::muse::{MuseReader, MuseSyntax};
+use crate::channels::message::{CallBody, MessageSyntax, Route};
 use crate::xml::xtml::XtmlReader;
 use crate::xml::{Key, Name, XmlSyntax};
 
@@ -148,22 +148,44 @@ const ATEM: XmlSyntax = XmlSyntax {
     param_open: &["<atem:parameter name="],
     param_close: &["</atem:parameter>"],
     call_close: &["</atem:invoke>"],
-    stops: &["</atem:function_calls>", "<|eom|>", "<|eot|>", "<|end|>", "<|call|>", "<|return|>", "<|start|>"],
+    stops: &["</atem:function_calls>", "<|eom|>", "<|eot|>", "<|end|>", "<|call|>", "<|return|>", "<|start|>", "<|message|>"],
     soft_stops: &["<atem:invoke name="],
     ..XmlSyntax::NONE
 };
-static MUSE: MuseSyntax = MuseSyntax { atem: &ATEM, bare_is_reasoning: true };
+/// Muse messages: `<|start|>assistant to=RECIPIENT<|message|>BODY<|eom|>`. `to=self` and
+/// `to=developer` are reasoning (vLLM drops messages to the developer: they are not the answer,
+/// and nothing is lost), `to=user`, `to=commentary`, `to=all` content; any other recipient is a
+/// tool whose body holds ATEM invokes.
+static MUSE: MessageSyntax = MessageSyntax {
+    start: "<|start|>",
+    channel: "",
+    constrain: "",
+    message: "<|message|>",
+    recipient_key: "to=",
+    opens: &["<|start|>", "<|message|>", " to=", "to="],
+    ends: &["<|eom|>", "<|eot|>", "<|end|>", "<|call|>", "<|return|>"],
+    recipients: &[
+        ("self", Route::Reasoning),
+        ("developer", Route::Reasoning),
+        ("user", Route::Content),
+        ("commentary", Route::Content),
+        ("all", Route::Content),
+    ],
+    no_recipient: Route::Reasoning,
+    channels: &[],
+    tool_prefix: "",
+    calls: CallBody::Invokes { open: "<atem:invoke name=", framing: &["<atem:function_calls>", "</atem:function_calls>"], xml: &ATEM },
+};
 /// Glimmer decodes JSON values even without a schema, and reads recipient-less messages as content.
-static GLIMMER: MuseSyntax = MuseSyntax { atem: &XmlSyntax { json_values: true, ..ATEM }, bare_is_reasoning: false };
-fn muse(_bare: bool) -> Box<dyn Reader> {
-    Box::new(MuseReader::new(&MUSE))
-}
-fn glimmer(_bare: bool) -> Box<dyn Reader> {
-    Box::new(MuseReader::new(&GLIMMER))
-}
-const fn muse_syntax(make: fn(bool) -> Box<dyn Reader>) -> Syntax<'static> {
-    Syntax { bare: &["<|start|>", "to="], ignore: &["<|eom|>", "<|eot|>", "<|end|>"], payload: Payload::Custom(make), ..Syntax::NONE }
-}
+static GLIMMER: MessageSyntax = MessageSyntax {
+    no_recipient: Route::Content,
+    calls: CallBody::Invokes {
+        open: "<atem:invoke name=",
+        framing: &["<atem:function_calls>", "</atem:function_calls>"],
+        xml: &XmlSyntax { json_values: true, ..ATEM },
+    },
+    ..MUSE
+};
 
 /// Kimi K3 XTML calls: `<|open|>call tool="N" index="0"<|sep|>` `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>` `<|close|>call<|sep|>`.
 static KIMI_K3: XmlSyntax = XmlSyntax {
@@ -405,7 +427,7 @@ pub static FAMILIES: &[Family] = &[
         aliases: &["musespark1x"],
         models: names![],
         description: text!("Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self and to=developer are reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls."),
-        syntax: muse_syntax(muse),
+        syntax: MUSE.syntax(),
         id_style: Prefixed,
     },
     Family {
@@ -413,7 +435,7 @@ pub static FAMILIES: &[Family] = &[
         aliases: &[],
         models: names![],
         description: text!("Muse Glimmer: Muse messages and ATEM calls; parameter values are JSON-decoded when they parse."),
-        syntax: muse_syntax(glimmer),
+        syntax: GLIMMER.syntax(),
         id_style: Prefixed,
     },
 ];

@@ -8,15 +8,14 @@
 //! JSON-escaped character by character, typed values (per tool schema or per the format's own
 //! type attributes) when their close tag arrives, `}` at the call close. See `value.rs`.
 //!
-//! Three dialects differ enough to have their own small reader, reusing the pieces here:
-//! MiniMax-M3 nested elements (`m3.rs`), Muse Harmony-like messages around ATEM calls
-//! (`muse.rs`) and Kimi K3 XTML channels (`xtml.rs`).
+//! Two dialects differ enough to have their own small reader, reusing the pieces here:
+//! MiniMax-M3 nested elements (`m3.rs`) and Kimi K3 XTML channels (`xtml.rs`). Muse's ATEM
+//! invokes are read inside Muse messages (`crate::channels::message`).
 
 use crate::prelude::*;
 pub mod call;
 pub mod header;
 pub mod m3;
-pub mod muse;
 pub mod value;
 pub mod xtml;
 
