@@ -7,10 +7,15 @@
 //! 2. every registered family on its first plain case (tests/data/<id>/) repeated to 1 MB: the
 //!    slowest ones;
 //! 3. the SSE rewrite (`SseRewriter`): ns per upstream event of a vLLM-like chunk stream, against
-//!    the SSE decoder alone (the floor: splitting events, no JSON).
+//!    the SSE decoder alone (the floor: splitting events, no JSON) and the general path alone
+//!    (every event through serde_json, no fast path).
+//!
+//! 4. issue 14's goal 4 as rows `| 4 | what | measured | target | met |` (benches/run.mjs puts
+//!    them in its goals table): every family at least 100 MB/s on its plain case (whole input),
+//!    dense calls at least 300 MB/s (JSON kinds) and 150 MB/s (XML and pythonic kinds).
 //!
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
-//! `--sse` (table 3 only),
+//! `--sse` (table 3 only), `--goals` (the goal rows only),
 //! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind).
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -156,9 +161,41 @@ fn main() {
         return;
     }
 
+    // `--profile-sse fast|general plain|dense|FILE EVENTS`: one rewrite (for callgrind).
+    if let Some(i) = args.iter().position(|a| a == "--profile-sse") {
+        use toolwire::sse::{SseOptions, SseRewriter};
+        let unit = get("kinds").as_array().unwrap()[0].as_object().unwrap().get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris");
+        let (stream, n) = match args[i + 2].as_str() {
+            "plain" => sse_stream(prose, args[i + 3].parse().unwrap()),
+            "dense" => sse_stream(&unit, args[i + 3].parse().unwrap()),
+            file => (std::fs::read_to_string(file).unwrap(), 0),
+        };
+        let mut r = SseRewriter::new(SseOptions::new(Options::new("hermes")));
+        r.set_general_only(args[i + 1] == "general");
+        let mut out = Vec::new();
+        for c in stream.as_bytes().chunks(1024) {
+            r.push(c, &mut out);
+        }
+        r.finish(&mut out);
+        println!("{n} events, {} through the fast path, {} bytes out", r.fast_events(), out.len());
+        return;
+    }
     if args.iter().any(|a| a == "--sse") {
         let unit = get("kinds").as_array().unwrap()[0].as_object().unwrap().get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris");
         return sse_table(&cfg, prose, &unit);
+    }
+    let goals_only = args.iter().any(|a| a == "--goals");
+    // Dense calls, whole input, per kind: (parser, MB/s).
+    let mut dense_whole = Vec::new();
+    if goals_only {
+        for k in get("kinds").as_array().unwrap() {
+            let k = k.as_object().unwrap();
+            let parser = k.get("parser").unwrap().as_str().unwrap();
+            let dense = repeat_to(&k.get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris"), cfg.size);
+            dense_whole.push((parser.to_string(), dense.len() as f64 / MB as f64 / time(&cfg, &Options::new(parser), &dense, usize::MAX)));
+        }
+        let rows = family_rows(&cfg, false);
+        return goals_table(&rows, &dense_whole);
     }
     println!("## Native (Rust, `cargo bench`, release + LTO), MB/s; median of {} runs", cfg.reps);
     println!();
@@ -175,7 +212,11 @@ fn main() {
         let big = unit.replace("{V}", &value);
         let mut cells = Vec::new();
         for input in [&plain, &dense, &big] {
-            cells.push(mbps(input.len(), time(&cfg, &opts, input, usize::MAX)));
+            let whole = time(&cfg, &opts, input, usize::MAX);
+            if std::ptr::eq(input, &dense) {
+                dense_whole.push((parser.to_string(), input.len() as f64 / MB as f64 / whole));
+            }
+            cells.push(mbps(input.len(), whole));
             cells.push(mbps(input.len(), time(&cfg, &opts, input, 4)));
         }
         let ratio = |input: &str| {
@@ -193,10 +234,32 @@ fn main() {
         println!("| {kind} | `{parser}` | {} | {lin} | {mem} |", cells.join(" | "));
     }
     println!();
-    families_table(&cfg, root);
+    let rows = family_rows(&cfg, true);
+    families_table(&cfg, &rows);
     println!();
     let unit = get("kinds").as_array().unwrap()[0].as_object().unwrap().get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris");
     sse_table(&cfg, prose, &unit);
+    println!();
+    goals_table(&rows, &dense_whole);
+}
+
+/// Goal 4 of issue 14 as rows of the goals table (see the module doc).
+fn goals_table(rows: &[FamilyRow], dense_whole: &[(String, f64)]) {
+    println!("## Goal 4 (native, whole input)");
+    println!();
+    println!("| goal | what | measured | target | met |");
+    println!("|---|---|---|---|---|");
+    let slow: Vec<String> = rows.iter().filter(|r| r.whole < 100.0).map(|r| format!("`{}` {:.0}", r.parser, r.whole)).collect();
+    let min = rows.iter().min_by(|a, b| a.whole.partial_cmp(&b.whole).unwrap()).unwrap();
+    let measured = if slow.is_empty() { format!("slowest `{}` {:.0} MB/s", min.parser, min.whole) } else { format!("{} below: {}", slow.len(), slow.join(", ")) };
+    let met = |ok: bool| if ok { "yes" } else { "no" };
+    println!("| 4 | every family ({}) on its plain case repeated to 1 MiB | {measured} | >= 100 MB/s | {} |", rows.len(), met(slow.is_empty()));
+    // The kinds whose arguments are the model's JSON, and the ones whose JSON is synthesized.
+    for (what, kinds, target) in [("JSON", ["hermes", "mistral", "openai"], 300.0), ("XML / pythonic / key-value", ["qwen3_coder", "pythonic", "gemma4"], 150.0)] {
+        let got: Vec<&(String, f64)> = dense_whole.iter().filter(|(p, _)| kinds.contains(&p.as_str())).collect();
+        let list = got.iter().map(|(p, v)| format!("`{p}` {v:.0}")).collect::<Vec<_>>().join(", ");
+        println!("| 4 | dense calls, {what} | {list} MB/s | >= {target:.0} MB/s | {} |", met(got.iter().all(|(_, v)| *v >= target)));
+    }
 }
 
 /// An upstream SSE stream as vLLM writes it without a tool parser: one chunk object per token
@@ -236,8 +299,8 @@ fn sse_table(cfg: &Cfg, prose: &str, unit: &str) {
     let events = if cfg.reps < 7 { 5_000 } else { 20_000 };
     println!("## SSE rewrite (`SseRewriter`, `hermes`): ns per upstream event (vLLM-like chunks of 4 characters, {events} events, pushed 1 KiB at a time); median of {} runs", cfg.reps);
     println!();
-    println!("| stream | decoder alone (ns/event) | rewrite (ns/event) | rewrite MB/s |");
-    println!("|---|---|---|---|");
+    println!("| stream | decoder alone (ns/event) | rewrite (ns/event) | general path only (serde_json, ns/event) | rewrite MB/s |");
+    println!("|---|---|---|---|---|");
     for (name, text) in [("plain text", prose), ("dense calls", unit)] {
         let (stream, n) = sse_stream(text, events);
         let bytes = stream.as_bytes();
@@ -254,9 +317,10 @@ fn sse_table(cfg: &Cfg, prose: &str, unit: &str) {
             std::hint::black_box(count);
             t.elapsed().as_secs_f64()
         }).collect());
-        let rewrite = median((0..cfg.reps).map(|_| {
+        let rewrite = |general_only: bool| median((0..cfg.reps).map(|_| {
             let t = Instant::now();
             let mut r = SseRewriter::new(SseOptions::new(Options::new("hermes")));
+            r.set_general_only(general_only);
             let mut out = Vec::with_capacity(bytes.len() * 2);
             for c in bytes.chunks(1024) {
                 r.push(c, &mut out);
@@ -265,15 +329,24 @@ fn sse_table(cfg: &Cfg, prose: &str, unit: &str) {
             std::hint::black_box(out.len());
             t.elapsed().as_secs_f64()
         }).collect());
+        let (fast, general) = (rewrite(false), rewrite(true));
         let ns = |secs: f64| format!("{:.0}", secs * 1e9 / n as f64);
-        println!("| {name} | {} | {} | {} |", ns(decode), ns(rewrite), mbps(bytes.len(), rewrite));
+        println!("| {name} | {} | {} | {} | {} |", ns(decode), ns(fast), ns(general), mbps(bytes.len(), fast));
     }
 }
 
+/// One family on its plain case: MB/s whole and at 4-byte chunks, 10x/1x at 1-byte chunks.
+struct FamilyRow {
+    parser: String,
+    whole: f64,
+    four: f64,
+    lin: f64,
+}
+
 /// Every registered family on its first case (`tests/data/<id>/`, sorted by name) that has
-/// no options, calls and no diagnostics, repeated to the bench size: the slowest
-/// `cfg.families` by 4-byte-chunk throughput.
-fn families_table(cfg: &Cfg, _root: &str) {
+/// no options, calls and no diagnostics, repeated to the bench size; `full` adds the 4-byte
+/// and linearity figures (else NaN).
+fn family_rows(cfg: &Cfg, full: bool) -> Vec<FamilyRow> {
     let (cases, _) = data::load_cases(&data::StdFs(data::data_dir()));
     let mut rows = Vec::new();
     for family in toolwire::registry::all() {
@@ -287,15 +360,25 @@ fn families_table(cfg: &Cfg, _root: &str) {
         let parser = family.id.to_string();
         let opts = Options::new(&parser);
         let input = repeat_to(&(case.input.clone() + "\n"), cfg.size);
-        let whole = time(cfg, &opts, &input, usize::MAX);
-        let four = time(cfg, &opts, &input, 4);
-        let small = &input[..floor(&input, cfg.lin)];
-        let large = repeat_to(small, cfg.lin * 10);
-        let lin = time(cfg, &opts, &large, 1) / time(cfg, &opts, small, 1) * small.len() as f64 * 10.0 / large.len() as f64;
-        rows.push((parser, input.len() as f64 / MB as f64 / whole, input.len() as f64 / MB as f64 / four, lin));
+        let mbs = |secs: f64| input.len() as f64 / MB as f64 / secs;
+        let whole = mbs(time(cfg, &opts, &input, usize::MAX));
+        let (mut four, mut lin) = (f64::NAN, f64::NAN);
+        if full {
+            four = mbs(time(cfg, &opts, &input, 4));
+            let small = &input[..floor(&input, cfg.lin)];
+            let large = repeat_to(small, cfg.lin * 10);
+            lin = time(cfg, &opts, &large, 1) / time(cfg, &opts, small, 1) * small.len() as f64 * 10.0 / large.len() as f64;
+        }
+        rows.push(FamilyRow { parser, whole, four, lin });
     }
-    rows.sort_by(|a, b| a.2.partial_cmp(&b.2).unwrap());
-    let worst_lin = rows.iter().map(|r| r.3).fold(0.0, f64::max);
+    rows
+}
+
+/// The slowest `cfg.families` of `rows` by 4-byte-chunk throughput.
+fn families_table(cfg: &Cfg, rows: &[FamilyRow]) {
+    let mut rows: Vec<&FamilyRow> = rows.iter().collect();
+    rows.sort_by(|a, b| a.four.partial_cmp(&b.four).unwrap());
+    let worst_lin = rows.iter().map(|r| r.lin).fold(0.0, f64::max);
     println!(
         "## Every family ({} measured) on its first plain case repeated to {}: the {} slowest at 4 B chunks; largest 10x/1x of all: {worst_lin:.1}",
         rows.len(),
@@ -305,7 +388,7 @@ fn families_table(cfg: &Cfg, _root: &str) {
     println!();
     println!("| parser | MB/s whole | MB/s 4 B chunks | 10x/1x at 1 B chunks |");
     println!("|---|---|---|---|");
-    for (p, w, f, l) in rows.iter().take(cfg.families) {
-        println!("| `{p}` | {w:.0} | {f:.0} | {l:.1} |");
+    for r in rows.iter().take(cfg.families) {
+        println!("| `{}` | {:.0} | {:.0} | {:.1} |", r.parser, r.whole, r.four, r.lin);
     }
 }

@@ -1,5 +1,8 @@
 // `make bench`: prints the benchmark tables (contract §7).
-//   node benches/run.mjs [--quick] [--no-native]
+//   node benches/run.mjs [--quick] [--no-native] [--only=N[,M]]
+// `--only=N` runs only what goal N of issue 14 needs (1 SSE rewrite, 2 push, 3 coding-agent
+// workload, 4 native families); the goals table at the end says which goals are met, each a
+// ratio or a figure measured in this run.
 // 1. Native tables (cargo bench --bench native).
 // 2. The built package (pkg/, through its JS API) in this Node process, per payload kind: MB/s
 //    whole and in 4-byte chunks, ns per 4-byte chunk, the 10x/1x time ratio at 1-byte chunks,
@@ -7,7 +10,10 @@
 // 3. The JS boundary: what one push costs with each way of returning events.
 // 4. Side by side on the same Hermes and Qwen3-Coder streams and chunks: toolwire,
 //    @ai-sdk-tool/parser (its stream parser's transform, driven synchronously) and a naive
-//    accumulate-and-reparse baseline (naive.mjs); time ratios at 1x and 10x.
+//    accumulate-and-reparse baseline (naive.mjs); time ratios at 1x and 10x, and the
+//    coding-agent workload (one string argument of 2 KB, 20 KB, 200 KB).
+// 5. The SSE rewrite (`SseRewriteStream`) against an identity `TransformStream` over the same
+//    upstream chunks, and the worker's whole request for a 2,000-token reply.
 // Every figure is the median of several runs in one process; the machine is shared and noisy,
 // so compare the ratios, not the absolute times.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -21,6 +27,13 @@ import { naiveHermes, naiveQwen3Coder } from "./naive.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
+const onlyArg = args.find((a) => a.startsWith("--only="));
+const only = onlyArg ? new Set(onlyArg.slice(7).split(",").map(Number)) : null;
+/** Whether this run measures goal `n` (every goal without `--only`). */
+const want = (n) => !only || only.has(n);
+/** The goals table: [goal, what, measured, target, met]. */
+const goals = [];
+const goal = (n, what, measured, target, met) => goals.push([n, what, measured, target, met ? "yes" : "**no**"]);
 const REPS = quick ? 3 : 7;
 const SIZE = quick ? 256 * 1024 : 1024 * 1024; // throughput inputs
 const LIN = quick ? 20_000 : 100_000; // 1x input of the 10x/1x ratio (1-byte chunks)
@@ -63,14 +76,23 @@ const table = (head, rows) => {
 };
 
 // 1. Native.
-if (!args.includes("--no-native")) {
-  execFileSync("cargo", ["bench", "--quiet", "--no-default-features", "--bench", "native", "--", ...(quick ? ["--quick"] : [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+// The package's wasm is built without default features (no `spans`, no regex-lite); so is this.
+if (!args.includes("--no-native") && want(4)) {
+  const extra = [...(quick ? ["--quick"] : []), ...(only ? ["--goals"] : [])];
+  const out = execFileSync("cargo", ["bench", "--quiet", "--no-default-features", "--features", "std", "--bench", "native", "--", ...extra], { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  process.stdout.write(out);
+  // Its goal rows (`| 4 | what | measured | target | met |`) go into the goals table.
+  for (const line of out.split("\n")) {
+    const m = /^\| (4) \| (.*) \| (.*) \| (.*) \| (yes|no) \|$/.exec(line);
+    if (m) goal(Number(m[1]), m[2], m[3], m[4], m[5] === "yes");
+  }
 }
 
 console.log(`Machine: ${cpus()[0]?.model ?? "?"} (${cpus().length} cores), Node ${process.version}; medians of ${REPS} runs.`);
 console.log();
 
 // 2. wasm through JS, per payload kind.
+if (!only) {
 console.log(`## wasm through JS (package pkg/, \`ToolCallParser.push\` in Node): MB/s, ns per 4-byte chunk`);
 console.log();
 const rows = [];
@@ -101,6 +123,7 @@ table(
   ["stream", "parser", "plain whole", "plain 4 B (ns/chunk)", "dense whole", "dense 4 B (ns/chunk)", `one ${SIZE / MB >= 1 ? SIZE / MB + " MiB" : SIZE / 1024 + " KiB"} arg whole`, "one arg 4 B (ns/chunk)", "10x/1x at 1 B (text / dense / arg)", "peak wasm memory (dense / arg)"],
   rows,
 );
+}
 
 /** Peak wasm memory of a fresh Node process streaming the dense and one-argument streams in 4-byte chunks. */
 function peakMemory(k) {
@@ -127,11 +150,12 @@ function peakMemory(k) {
   return `${fmt(run("dense"))} / ${fmt(run("arg"))}`;
 }
 
-// 3. The JS boundary: one push of a 4-byte chunk, by way of returning events.
-{
+// 3. The JS boundary: one push of a 4-byte chunk, by way of returning events. The stream is the
+// issue's: Hermes calls whose string argument is 2 KB, about 420 KB in all.
+if (want(2)) {
   const { ToolCallParser: Raw } = await import(join(root, "pkg/dist/toolwire.js"));
   const k = streams.kinds[0];
-  const c4 = chunk(repeatTo(k.unit.replaceAll("{V}", "Paris"), SIZE / 4), 4);
+  const c4 = chunk(repeatTo(k.unit.replaceAll("{V}", repeatTo(streams.value, 2048)), 420 * 1024), 4);
   const opts = JSON.stringify({ parser: k.parser });
   const variants = {
     "wasm-bindgen `push` only (string in, string out, not read)": () => {
@@ -140,7 +164,7 @@ function peakMemory(k) {
       p.finish();
       p.free();
     },
-    "package API (`push`: short forms for one-event batches, else JSON.parse)": () => {
+    "package API `push` (events as objects)": () => {
       const p = new ToolCallParser({ parser: k.parser });
       for (const c of c4) p.push(c);
       p.finish();
@@ -154,13 +178,16 @@ function peakMemory(k) {
       p.free();
     },
   };
-  console.log(`## The JS boundary: ns per 4-byte push (\`${k.parser}\` dense stream, ${c4.length} pushes)`);
+  console.log(`## The JS boundary: ns per 4-byte push (\`${k.parser}\`, calls with a 2 KB string argument, ${(c4.length * 4 / 1024).toFixed(0)} KB in ${c4.length} pushes)`);
   console.log();
-  table(["way", "ns per push"], Object.entries(variants).map(([name, fn]) => [name, ((time(fn) * 1e6) / c4.length).toFixed(0)]));
+  const ns = Object.fromEntries(Object.entries(variants).map(([name, fn]) => [name, (time(fn) * 1e6) / c4.length]));
+  table(["way", "ns per push"], Object.entries(ns).map(([name, v]) => [name, v.toFixed(0)]));
+  const api = ns["package API `push` (events as objects)"];
+  goal(2, "`push` through the package API, ns per 4-byte chunk (Hermes, 2 KB arguments)", `${api.toFixed(0)} ns`, "<= 300 ns", api <= 300);
 }
 
 // 4. Side by side with @ai-sdk-tool/parser and the naive baseline.
-{
+if (want(3)) {
   let peer;
   try {
     peer = await import("@ai-sdk-tool/parser");
@@ -195,30 +222,150 @@ function peakMemory(k) {
   };
   const protocols = peer && { hermes: peer.hermesProtocol(), qwen3coder: peer.qwen3CoderProtocol() };
   const naive = { hermes: naiveHermes, qwen3coder: naiveQwen3Coder };
+  /** One row: toolwire, the peer and the naive baseline on `text` in 4-byte chunks; returns the peer's ratio. */
+  const compare = (rows, s, label, text, slow) => {
+    const c4 = chunk(text, 4);
+    const expected = toolwire(s.parser, c4, tools);
+    const tw = time(() => toolwire(s.parser, c4, tools));
+    const cells = [label, `${(bytes(text) / 1024).toFixed(0)} KiB`, `${expected}`, tw.toFixed(2)];
+    let ratio = NaN;
+    // Quadratic peers: one run of a large input is plenty.
+    const reps = quick || slow ? 1 : 3;
+    if (protocols) {
+      const got = peerRun(protocols[s.peer], c4);
+      const ms = time(() => peerRun(protocols[s.peer], c4), reps);
+      ratio = ms / tw;
+      cells.push(`${ms.toFixed(1)}${got === expected ? "" : ` (${got} calls)`}`, `${ratio.toFixed(1)}x`);
+    } else {
+      cells.push("-", "-");
+    }
+    let got;
+    const ms = time(() => (got = naive[s.peer](c4, tools)), reps);
+    cells.push(`${ms.toFixed(1)}${got === expected ? "" : ` (${got} calls)`}`, `${(ms / tw).toFixed(1)}x`);
+    rows.push(cells);
+    return ratio;
+  };
   const rows = [];
+  if (!only) {
+    for (const s of streams.peers) {
+      for (const size of [PEER, PEER * 10]) compare(rows, s, s.name, repeatTo(s.unit.replaceAll("{V}", "Paris"), size), size > PEER);
+    }
+  }
+  // The coding-agent workload: one call whose string argument is a whole file.
+  const agent = {};
   for (const s of streams.peers) {
-    for (const size of [PEER, PEER * 10]) {
-      const text = repeatTo(s.unit.replaceAll("{V}", "Paris"), size);
-      const c4 = chunk(text, 4);
-      const expected = toolwire(s.parser, c4, tools);
-      const tw = time(() => toolwire(s.parser, c4, tools));
-      const cells = [`${s.name}`, `${(bytes(text) / 1024).toFixed(0)} KiB`, `${expected}`, tw.toFixed(1)];
-      if (protocols) {
-        const got = peerRun(protocols[s.peer], c4);
-        const ms = time(() => peerRun(protocols[s.peer], c4));
-        cells.push(`${ms.toFixed(1)}${got === expected ? "" : ` (${got} calls)`}`, `${(ms / tw).toFixed(1)}x`);
-      } else {
-        cells.push("-", "-");
-      }
-      // Quadratic: one run of the 10x input is plenty.
-      let got;
-      const ms = time(() => (got = naive[s.peer](c4, tools)), quick || size > PEER ? 1 : 3);
-      cells.push(`${ms.toFixed(1)}${got === expected ? "" : ` (${got} calls)`}`, `${(ms / tw).toFixed(1)}x`);
-      rows.push(cells);
+    for (const kb of quick ? [2, 20] : [2, 20, 200]) {
+      const text = s.unit.replaceAll("{V}", repeatTo(streams.value, kb * 1024).slice(0, kb * 1024));
+      agent[`${s.name} ${kb}`] = compare(rows, s, `${s.name}, one ${kb} KB argument`, text, kb > 2);
     }
   }
   const version = JSON.parse(readFileSync(join(root, "node_modules/@ai-sdk-tool/parser/package.json"), "utf8")).version;
   console.log(`## Side by side, 4-byte chunks, with tools (ms; ratio = their time / toolwire's): toolwire (wasm), @ai-sdk-tool/parser ${version}, naive accumulate-and-reparse`);
   console.log();
   table(["stream", "size", "calls", "toolwire ms", "@ai-sdk-tool/parser ms", "ratio", "naive ms", "ratio"], rows);
+  for (const s of streams.peers) {
+    const r = [2, 20, 200].map((kb) => agent[`${s.name} ${kb}`]).filter((x) => x !== undefined);
+    goal(3, `${s.name}: @ai-sdk-tool/parser time / toolwire's, one 2 KB argument`, `${r[0].toFixed(0)}x`, ">= 100x", r[0] >= 100);
+    goal(3, `${s.name}: the ratio grows with the argument (${[2, 20, 200].slice(0, r.length).join(" / ")} KB)`, r.map((x) => `${x.toFixed(0)}x`).join(" / "), "growing", r.every((x, i) => i === 0 || x > r[i - 1]));
+  }
 }
+
+// 5. The SSE rewrite against an identity TransformStream over the same upstream chunks.
+if (want(1)) {
+  const { SseRewriteStream } = await import("toolwire/stream");
+  const enc = new TextEncoder();
+  /**
+   * A vLLM-style upstream (no tool parser): `tokens` chunk objects of about 4 characters each
+   * (prose, then one Hermes call whose arguments carry the rest; with `think`, a reasoning
+   * block first), a finish chunk with usage, `[DONE]`; `perChunk` events per network chunk.
+   */
+  const upstream = (tokens, think, perChunk) => {
+    const value = repeatTo(streams.value, tokens * 4);
+    const lead = (think ? `<think>${streams.prose.repeat(2)}</think>\n\n` : "") + streams.prose;
+    const text = `${lead}<tool_call>\n{"name": "write_file", "arguments": {"path": "notes.md", "content": "${value}`.slice(0, tokens * 4 - 4) + '"}}\n</tool_call>';
+    const head = '{"id":"chatcmpl-7f3a9c2e41b84d0f","object":"chat.completion.chunk","created":1732300000,"model":"Qwen/Qwen3-8B","choices":[{"index":0,"delta":';
+    const events = [`data: ${head}{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`];
+    for (let i = 0; i < text.length; i += 4) events.push(`data: ${head}{"content":${JSON.stringify(text.slice(i, i + 4))}},"logprobs":null,"finish_reason":null}]}\n\n`);
+    events.push(`data: ${head}{},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":${tokens},"total_tokens":${tokens + 12}}}\n\n`, "data: [DONE]\n\n");
+    const chunks = [];
+    for (let i = 0; i < events.length; i += perChunk) chunks.push(enc.encode(events.slice(i, i + perChunk).join("")));
+    return { chunks, events: events.length };
+  };
+  /** Milliseconds to pipe `chunks` through `make()` and read everything out. */
+  const pipe = async (chunks, make) => {
+    const ts = [];
+    for (let r = 0; r < REPS; r++) {
+      const t = process.hrtime.bigint();
+      let i = 0;
+      const source = new ReadableStream({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]) : c.close()) });
+      const reader = source.pipeThrough(make()).getReader();
+      while (!(await reader.read()).done);
+      ts.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    return median(ts);
+  };
+  /** The plain-JS floor: split the events, JSON.parse and JSON.stringify each one. */
+  const floor = (chunks) =>
+    time(() => {
+      const dec = new TextDecoder();
+      let buf = "";
+      for (const c of chunks) {
+        buf += dec.decode(c, { stream: true });
+        let at;
+        while ((at = buf.indexOf("\n\n")) >= 0) {
+          const ev = buf.slice(0, at);
+          buf = buf.slice(at + 2);
+          if (ev.startsWith("data: {")) enc.encode(`data: ${JSON.stringify(JSON.parse(ev.slice(6)))}\n\n`);
+        }
+      }
+    });
+  const rows = [];
+  for (const [tokens, think, perChunk] of [[2000, false, 1], [20000, false, 1], [2000, true, 1], [20000, true, 1], [2000, false, 8], [20000, false, 8]]) {
+    const { chunks, events } = upstream(tokens, think, perChunk);
+    const options = { parser: "hermes", ...(think && { reasoning: "qwen3" }) };
+    await pipe(chunks, () => new SseRewriteStream(options)); // warm-up
+    const id = await pipe(chunks, () => new TransformStream());
+    const rw = await pipe(chunks, () => new SseRewriteStream(options));
+    const work = ((rw - id) * 1e6) / events;
+    const name = `${events} events, reasoning ${think ? "on" : "off"}, ${perChunk} per network chunk`;
+    rows.push([name, id.toFixed(1), rw.toFixed(1), `${(rw / id).toFixed(2)}x`, work.toFixed(0), floor(chunks).toFixed(1)]);
+    goal(1, `SSE rewrite / identity TransformStream, ${name}`, `${(rw / id).toFixed(2)}x`, "<= 1.5x", rw / id <= 1.5);
+    goal(1, `SSE rewrite work per event, ${name}`, `${(work / 1000).toFixed(2)} µs`, "< 2 µs", work < 2000);
+  }
+  console.log("## SSE rewrite (`SseRewriteStream`, `hermes`) against an identity `TransformStream` over the same upstream chunks (ms for the stream)");
+  console.log();
+  table(["upstream", "identity ms", "rewrite ms", "ratio", "rewrite work ns/event", "plain-JS floor ms (split, JSON.parse, JSON.stringify)"], rows);
+
+  // The worker's whole request (Node, the upstream's fetch answered from memory): what a
+  // 2,000-token reply costs the worker, against the free plan's 10 ms of CPU.
+  const { default: worker } = await import(join(root, "worker/src/index.js"));
+  const { chunks } = upstream(2000, false, 1);
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async () => {
+    let i = 0;
+    const body = new ReadableStream({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]) : c.close()) });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  };
+  const request = () => new Request("http://worker/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "Qwen/Qwen2.5-7B-Instruct", stream: true, tools: streams.tools, messages: [{ role: "user", content: "Write the notes." }] }) });
+  const env = { UPSTREAM_URL: "http://upstream" };
+  const ts = [];
+  try {
+    for (let r = 0; r < REPS + 1; r++) {
+      const t = process.hrtime.bigint();
+      const res = await worker.fetch(request(), env);
+      const reader = res.body.getReader();
+      while (!(await reader.read()).done);
+      ts.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  const ms = median(ts.slice(1));
+  console.log(`Worker request with a 2,000-token streamed reply (Node, upstream answered from memory): ${ms.toFixed(1)} ms.`);
+  console.log();
+  goal(1, "worker: whole request with a 2,000-token streamed reply (Node)", `${ms.toFixed(1)} ms`, "<= 5 ms (half the free plan's 10 ms CPU)", ms <= 5);
+}
+
+console.log(`## Goals (issue 14), measured in this run`);
+console.log();
+table(["goal", "what", "measured", "target", "met"], goals);

@@ -212,6 +212,96 @@ fn recorded_streams() {
     assert_eq!(unique.len(), ids.len(), "call ids are unique across completions: {ids:?}");
 }
 
+/// The rewrite of `input` through the fast path (`src/sse/fast.rs`) where it applies, and
+/// through the general path only.
+fn both_paths(options: &Value, input: &[u8]) -> (String, String) {
+    let run = |general_only: bool| {
+        let mut r = rewriter(options);
+        r.set_general_only(general_only);
+        let mut out = Vec::new();
+        r.push(input, &mut out);
+        r.finish(&mut out);
+        FAST.with(|n| n.set(n.get() + r.fast_events()));
+        String::from_utf8(out).unwrap()
+    };
+    (run(false), run(true))
+}
+
+thread_local! {
+    /// Events the fast path took in `both_paths`.
+    static FAST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// An upstream stream of one chat chunk per 4-character piece of `text`: `data` writes an
+/// event's data from the JSON string of the piece and the event's number.
+fn stream(text: &str, data: &dyn Fn(&str, usize) -> String) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = format!("data: {}\n\n", r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}"#);
+    for (n, piece) in chars.chunks(4).enumerate() {
+        let piece: String = piece.iter().collect();
+        out.push_str(&format!("data: {}\n\n", data(&serde_json::to_string(&piece).unwrap(), n)));
+    }
+    out + "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+}
+
+/// The fast path gives byte for byte what the general path gives: on the recorded streams and
+/// on chunks written every way the fast path reads or refuses (escapes, whitespace, repeated
+/// keys, other fields, several choices, completions, reasoning, cumulative texts).
+#[test]
+fn fast_path_equals_general_path() {
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{DIR}cases.json")).unwrap()).unwrap();
+    for case in cases.as_array().unwrap() {
+        let file = case["file"].as_str().unwrap();
+        let input = std::fs::read(format!("{DIR}{file}")).unwrap();
+        let (fast, general) = both_paths(&case["options"], &input);
+        assert_eq!(fast, general, "{file}");
+    }
+    let texts = [
+        "Hello <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par\\\"is\\n\"}}</tool_call> done <tool",
+        "<think>hmm, a < b\n</think>Sure: é😀 <tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>",
+        "plain text only, with a < and a \\ and a \u{1}",
+    ];
+    let go = |p: &str| p.replace('<', "\\u003c").replace('>', "\\u003e");
+    let styles: Vec<(&str, Box<dyn Fn(&str, usize) -> String>)> = vec![
+        ("vllm", Box::new(|p, _| format!(r#"{{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{{"index":0,"delta":{{"content":{p}}},"logprobs":null,"finish_reason":null}}]}}"#))),
+        ("go escapes", Box::new(move |p, _| format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{}}},"finish_reason":null}}]}}"#, go(p)))),
+        ("spaces", Box::new(|p, _| format!(r#"{{"id": "c1", "choices": [{{"index": 0, "delta": {{"content": {p}}}, "finish_reason": null}}]}}"#))),
+        ("escaped id", Box::new(|p, _| format!(r#"{{"id":"c\u0031","choices":[{{"index":0,"delta":{{"content":{p}}}}}]}}"#))),
+        ("repeated key", Box::new(|p, n| if n % 3 == 0 { format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":"x","content":{p}}}}}]}}"#) } else { format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}}}}],"x":{{"a":1,"a":[2]}}}}"#) })),
+        ("more fields", Box::new(|p, n| format!(r#"{{"choices":[{{"delta":{{"reasoning_content":null,"content":{p},"role":"assistant"}},"logprobs":{{"content":[{{"token":"x","logprob":-0.5E-3}}]}},"finish_reason":null,"stop_reason":null}}],"id":"c1","usage":{{"n":{n}}}}}"#))),
+        ("null content", Box::new(|p, n| if n % 2 == 0 { r#"{"id":"c1","choices":[{"index":0,"delta":{"content":null},"finish_reason":null}]}"#.to_string() } else { format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}},"finish_reason":null}}]}}"#) })),
+        ("odd index", Box::new(|p, n| format!(r#"{{"id":"c1","choices":[{{"index":{},"delta":{{"content":{p}}}}}]}}"#, ["0", "\"0\"", "1", "-1", "0.0"][n % 5]))),
+        ("two choices", Box::new(|p, _| format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}}}},{{"index":1,"delta":{{"content":{p}}}}}]}}"#))),
+        ("completions", Box::new(|p, _| format!(r#"{{"id":"c1","object":"text_completion","choices":[{{"index":0,"text":{p},"finish_reason":null}}]}}"#))),
+        ("lone surrogate", Box::new(|p, n| if n == 2 { r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"\ud800"}}]}"#.to_string() } else { format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}}}}]}}"#) })),
+        ("finish early", Box::new(|p, n| format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}},"finish_reason":{}}}]}}"#, if n == 5 { "\"length\"" } else { "null" }))),
+        ("native calls", Box::new(|p, n| if n == 3 { r#"{"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"n","type":"function","function":{"name":"g","arguments":"{}"}}]}}]}"#.to_string() } else { format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}}}}]}}"#) })),
+    ];
+    let cumulative = |text: &str| {
+        let chars: Vec<char> = text.chars().collect();
+        let mut out = String::new();
+        for end in (4..chars.len()).step_by(4) {
+            let so_far: String = chars[..end].iter().collect();
+            out.push_str(&format!("data: {{\"id\":\"c1\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}}}}]}}\n\n", serde_json::to_string(&so_far).unwrap()));
+        }
+        out
+    };
+    for text in texts {
+        for (name, data) in &styles {
+            let input = stream(text, data.as_ref());
+            for options in [json!({"parser": "hermes"}), json!({"parser": "hermes", "reasoning": "qwen3"}), json!({"parser": "hermes", "comments": false})] {
+                let (fast, general) = both_paths(&options, input.as_bytes());
+                assert_eq!(fast, general, "{name}, {options}: {text:?}");
+            }
+        }
+        let (fast, general) = both_paths(&json!({"parser": "hermes"}), cumulative(text).as_bytes());
+        assert_eq!(fast, general, "cumulative: {text:?}");
+    }
+    // Most of these events are ones the fast path takes.
+    let taken = FAST.with(|n| n.get());
+    assert!(taken > 1000, "the fast path took {taken} events");
+}
+
 #[test]
 fn every_case_file_is_listed() {
     let cases = std::fs::read_to_string(format!("{DIR}cases.json")).unwrap();

@@ -142,8 +142,11 @@ impl Decoder {
                         out.push(Item::Raw(if self.after_cr { b"\r".to_vec() } else { b"\n".to_vec() }));
                         continue;
                     }
-                    let line = core::mem::take(&mut self.line);
+                    // The line buffer keeps its capacity from line to line.
+                    let mut line = core::mem::take(&mut self.line);
                     self.line(&line, out);
+                    line.clear();
+                    self.line = line;
                 }
                 None => {
                     self.line.extend_from_slice(rest);
@@ -236,7 +239,11 @@ impl Decoder {
             self.first_line = false;
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        let text = String::from_utf8_lossy(bytes);
+        // Valid UTF-8 (the common case) is checked once, without the lossy decoder's iterator.
+        let text = match core::str::from_utf8(bytes) {
+            Ok(s) => alloc::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
         let line: &str = &text;
         if line.is_empty() {
             if self.pending {
@@ -256,6 +263,7 @@ impl Decoder {
             return;
         }
         self.pending = true;
+        self.event.raw.reserve(line.len() + 1);
         self.event.raw.push_str(line);
         self.event.raw.push('\n');
         if line.starts_with(':') {

@@ -12,6 +12,7 @@
 use crate::prelude::*;
 pub mod completion;
 pub mod decoder;
+mod fast;
 pub mod rewriter;
 
 pub use completion::{rewrite_completion, Rewritten};
@@ -51,11 +52,14 @@ pub struct SseOptions {
     /// Bytes of one SSE event the decoder holds (default 1 MiB); a longer event is passed
     /// through unparsed with a `limit_exceeded` diagnostic.
     pub max_event_bytes: usize,
+    /// Every event through the general path (serde_json), none through the fast path
+    /// (`fast.rs`): for tests and benchmarks that compare the two. Default false.
+    pub general_only: bool,
 }
 
 impl SseOptions {
     pub fn new(parser: Options) -> SseOptions {
-        SseOptions { parser, cumulative: Cumulative::Auto, comments: true, max_event_bytes: 1 << 20 }
+        SseOptions { parser, cumulative: Cumulative::Auto, comments: true, max_event_bytes: 1 << 20, general_only: false }
     }
 
     /// Reads the JS options object (see `Options::from_json`) and checks that a parser can be

@@ -24,7 +24,9 @@
 //! The output depends only on the SSE events, never on how the bytes were chunked.
 
 use crate::prelude::*;
+use alloc::borrow::Cow;
 use super::decoder::{Decoder, Event as SseEvent, Item};
+use super::fast::{self, Fields};
 use super::{Cumulative, SseOptions, WireDiagnostic};
 use crate::event::{push_usize, Event, Label};
 use crate::json::push_json_string;
@@ -186,6 +188,8 @@ pub struct SseRewriter {
     /// A choice was refused past `MAX_CHOICES` (reported once).
     choices_full: bool,
     finished: bool,
+    /// Events the fast path rewrote (`fast_events`).
+    fast_events: usize,
 }
 
 impl SseRewriter {
@@ -202,6 +206,7 @@ impl SseRewriter {
             diagnostics: Vec::new(),
             choices_full: false,
             finished: false,
+            fast_events: 0,
         }
     }
 
@@ -231,6 +236,17 @@ impl SseRewriter {
             self.item(item, out);
         }
         self.finished = true;
+    }
+
+    /// Every event through the general path (`SseOptions::general_only`): for tests and
+    /// benchmarks that compare the two paths.
+    pub fn set_general_only(&mut self, on: bool) {
+        self.opts.general_only = on;
+    }
+
+    /// How many events went through the fast path (tests check that it is taken).
+    pub fn fast_events(&self) -> usize {
+        self.fast_events
     }
 
     /// Takes the diagnostics reported so far (at most `MAX_KEPT_DIAGNOSTICS` are kept between
@@ -291,6 +307,15 @@ impl SseRewriter {
         if !data.trim_start().starts_with('{') {
             return verbatim(out, &ev);
         }
+        // The first chunk goes the general way (it is remembered as the envelope).
+        if self.envelope.is_some() && !self.opts.general_only {
+            if let Some(c) = fast::read(data) {
+                if self.fast_event(&c, &ev, out) {
+                    self.fast_events += 1;
+                    return;
+                }
+            }
+        }
         let mut chunk = match crate::json::parse(data) {
             Ok(Value::Object(m)) => m,
             Ok(_) => return verbatim(out, &ev),
@@ -320,12 +345,62 @@ impl SseRewriter {
             return verbatim(out, &ev);
         }
         let extra = ev.non_data_lines();
+        let chunk = fields_of(&chunk);
         if single {
             let list: Vec<String> = outs.into_iter().filter_map(|o| if let Out::Choice(c) = o { Some(c) } else { None }).collect();
             write_chunk(out, &extra, &chunk, &list.join(","), true);
             return;
         }
         write_outs(out, &chunk, outs, true, &extra);
+    }
+
+    /// The fast path's event (one chat choice read in place, see `fast`): false, with nothing
+    /// changed, when it is one for the general path.
+    fn fast_event(&mut self, c: &fast::ChatChunk, ev: &SseEvent, out: &mut Vec<u8>) -> bool {
+        let index = match fast::get(&c.choice, "index") {
+            None => 0,
+            Some(n) => match n.parse::<u64>() {
+                Ok(n) => n,
+                Err(_) => return false,
+            },
+        };
+        let text = match fast::get(&c.delta, "content") {
+            Some(t) if t.starts_with('"') => match crate::json::unescape(&t[1..t.len() - 1]) {
+                Some(t) => Some(t),
+                None => return false,
+            },
+            Some("null") | None => None,
+            Some(_) => return false,
+        };
+        let known = self.choices.iter().position(|st| st.index == index);
+        if known.is_none() && self.choices.len() >= MAX_CHOICES {
+            return false;
+        }
+        let verbatim = |out: &mut Vec<u8>| {
+            out.extend_from_slice(ev.raw.as_bytes());
+            out.push(b'\n');
+        };
+        let Some(slot) = known.or_else(|| self.slot(index, Style::Chat)) else { return false };
+        if self.choices[slot].finished {
+            verbatim(out);
+            return true;
+        }
+        let finish = fast::get(&c.choice, "finish_reason").and_then(|f| f.strip_prefix('"')).map(|f| &f[..f.len() - 1]);
+        let mut outs = Vec::new();
+        let (parts, finish_out, same) = self.rewrite(slot, index, text.as_deref(), finish, &mut outs);
+        if same {
+            verbatim(out);
+            return true;
+        }
+        let base: Fields = c.delta.iter().filter(|(k, _)| text.is_none() || *k != "content").copied().collect();
+        self.emit(&borrowed(&c.choice), Style::Chat, &borrowed(&base), parts, finish_out, &mut outs);
+        let extra = ev.non_data_lines();
+        let chunk = borrowed(&c.chunk);
+        match outs.as_slice() {
+            [Out::Choice(one)] => write_chunk(out, &extra, &chunk, one, true),
+            _ => write_outs(out, &chunk, outs, true, &extra),
+        }
+        true
     }
 
     /// Keeps what later chunks need from the first chunk: its envelope, id and model.
@@ -450,36 +525,9 @@ impl SseRewriter {
             Value::String(s) => Some(core::mem::take(s)),
             _ => None,
         });
-        let mut texts = Vec::new();
-        if let Some(t) = text.clone().filter(|t| !t.is_empty()) {
-            if let Some(problem) = self.choices[slot].normalize(t, &mut texts) {
-                let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
-                if self.opts.comments {
-                    outs.push(Out::Comment(d.comment()));
-                }
-                self.keep(d);
-                changed = true;
-            }
-        }
-        if finish.is_some() {
-            self.choices[slot].flush_pending(&mut texts);
-        }
-        let mut events = Vec::new();
-        self.feed(slot, &texts, finish.is_some(), &mut events);
-        if finish.is_some() {
-            self.choices[slot].finished = true;
-        }
-        let calls_before = self.choices[slot].calls;
-        let parts = self.parts(slot, events);
-        let finish_out = finish.as_deref().map(|f| self.finish_reason(slot, f));
-
-        let same_text = match (&text, parts.as_slice()) {
-            (None, []) => true,
-            (Some(t), []) => t.is_empty(),
-            (Some(t), [Part::Content(c)]) => c == t,
-            _ => false,
-        };
-        if !changed && same_text && finish_out == finish && self.choices[slot].calls == calls_before {
+        let finish = finish.as_deref();
+        let (parts, finish_out, same) = self.rewrite(slot, index, text.as_deref(), finish, outs);
+        if same && !changed {
             if let (Some(t), Some(slot)) = (text, text_slot(&mut choice, style)) {
                 *slot = Value::String(t);
             }
@@ -497,8 +545,46 @@ impl SseRewriter {
             }
             Style::Text => Map::new(),
         };
-        self.emit(&choice, style, base, parts, finish_out, outs);
+        self.emit(&fields_of(&choice), style, &fields_of(&base), parts, finish_out, outs);
         true
+    }
+
+    /// The rewrite of one choice's text (`text`: the upstream's, `None` when the choice has
+    /// none) and finish: the parts to write, the finish reason, and whether the choice can go
+    /// out as it came (same text, finish and no call). Diagnostics of cumulative texts go to
+    /// `outs` as comments.
+    fn rewrite(&mut self, slot: usize, index: u64, text: Option<&str>, finish: Option<&str>, outs: &mut Vec<Out>) -> (Vec<Part>, Option<String>, bool) {
+        let mut texts = Vec::new();
+        let mut noted = false;
+        if let Some(t) = text.filter(|t| !t.is_empty()) {
+            if let Some(problem) = self.choices[slot].normalize(t.to_string(), &mut texts) {
+                let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
+                if self.opts.comments {
+                    outs.push(Out::Comment(d.comment()));
+                }
+                self.keep(d);
+                noted = true;
+            }
+        }
+        if finish.is_some() {
+            self.choices[slot].flush_pending(&mut texts);
+        }
+        let mut events = Vec::new();
+        self.feed(slot, &texts, finish.is_some(), &mut events);
+        if finish.is_some() {
+            self.choices[slot].finished = true;
+        }
+        let calls_before = self.choices[slot].calls;
+        let parts = self.parts(slot, events);
+        let finish_out = finish.map(|f| self.finish_reason(slot, f));
+        let same_text = match (text, parts.as_slice()) {
+            (None, []) => true,
+            (Some(t), []) => t.is_empty(),
+            (Some(t), [Part::Content(c)]) => c == t,
+            _ => false,
+        };
+        let same = !noted && same_text && finish_out.as_deref() == finish && self.choices[slot].calls == calls_before;
+        (parts, finish_out, same)
     }
 
     /// Parser events to delta parts (merging text, mapping call indices to wire indices).
@@ -550,7 +636,7 @@ impl SseRewriter {
     /// Writes the parts of one choice as output choices: `base` (the upstream delta minus its
     /// text) merges into the first part when it holds no content of its own; the finish goes on
     /// the last text delta or, after a tool call, on an empty delta of its own.
-    fn emit(&self, template: &Map, style: Style, base: Map, parts: Vec<Part>, finish: Option<String>, outs: &mut Vec<Out>) {
+    fn emit(&self, template: &Obj, style: Style, base: &Obj, parts: Vec<Part>, finish: Option<String>, outs: &mut Vec<Out>) {
         const OWN: [&str; 4] = ["content", "reasoning_content", "reasoning", "tool_calls"];
         /// A delta: the base's fields (JSON text without braces), one field of a part
         /// (key, JSON value text), and whether the finish may ride on it.
@@ -558,9 +644,17 @@ impl SseRewriter {
             Delta(String, Option<(&'static str, String)>, bool),
             Comment(String),
         }
-        let own = OWN.iter().any(|k| base.contains_key(*k));
-        let base = json_text(&Value::Object(base));
-        let mut base = Some(base.get(1..base.len() - 1).unwrap_or("").to_string());
+        let own = base.iter().any(|(k, _)| OWN.contains(k));
+        let mut text = String::with_capacity(base.iter().map(|(k, v)| k.len() + v.len() + 4).sum());
+        for (i, (k, v)) in base.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            push_json_string(&mut text, k);
+            text.push(':');
+            text.push_str(v);
+        }
+        let mut base = Some(text);
         let mut seq = Vec::new();
         if own {
             seq.push(Seq::Delta(base.take().unwrap_or_default(), None, true));
@@ -646,13 +740,14 @@ impl SseRewriter {
             if parts.is_empty() {
                 continue;
             }
-            let mut template = Map::new();
-            template.insert("index".into(), Value::from(index));
-            template.insert(if style == Style::Chat { "delta" } else { "text" }.into(), Value::Null);
-            template.insert("finish_reason".into(), Value::Null);
+            let mut number = String::new();
+            crate::event::push_u64(&mut number, index);
+            let null = Cow::Borrowed("null");
+            let template = vec![("index", Cow::Owned(number)), (if style == Style::Chat { "delta" } else { "text" }, null.clone()), ("finish_reason", null)];
             let mut outs = Vec::new();
-            self.emit(&template, style, Map::new(), parts, None, &mut outs);
-            write_outs(out, self.envelope.as_ref().unwrap_or(&Map::new()), outs, false, "");
+            self.emit(&template, style, &Vec::new(), parts, None, &mut outs);
+            let envelope = self.envelope.as_ref().map(fields_of).unwrap_or_default();
+            write_outs(out, &envelope, outs, false, "");
         }
     }
 }
@@ -668,7 +763,7 @@ fn text_slot(choice: &mut Map, style: Style) -> Option<&mut Value> {
 /// Writes `outs` in order: comments as they are, each choice as a chunk of its own (`chunk`
 /// with `choices: [choice]`); `usage` (when `usage`) and the `extra` lines go with the last
 /// chunk (or, when there is none, `extra` alone).
-fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: bool, extra: &str) {
+fn write_outs(out: &mut Vec<u8>, chunk: &Obj, outs: Vec<Out>, usage: bool, extra: &str) {
     let last = outs.iter().rposition(|o| matches!(o, Out::Choice(_)));
     for (i, o) in outs.into_iter().enumerate() {
         match o {
@@ -687,12 +782,13 @@ fn write_outs(out: &mut Vec<u8>, chunk: &Map, outs: Vec<Out>, usage: bool, extra
 
 /// Writes one event: `extra` lines (verbatim, each with `\n`), then `data:` with `chunk`'s
 /// fields in order, `choices` being `[<choices>]` and `usage` kept only with `usage`.
-fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Map, choices: &str, usage: bool) {
-    let mut s = String::from(extra);
+fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Obj, choices: &str, usage: bool) {
+    let mut s = String::with_capacity(extra.len() + choices.len() + chunk.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 16);
+    s.push_str(extra);
     s.push_str("data: {");
     let mut comma = false;
-    for (k, v) in chunk.iter() {
-        if k == "usage" && !usage {
+    for (k, v) in chunk {
+        if *k == "usage" && !usage {
             continue;
         }
         if comma {
@@ -701,12 +797,12 @@ fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Map, choices: &str, usage
         comma = true;
         push_json_string(&mut s, k);
         s.push(':');
-        if k == "choices" {
+        if *k == "choices" {
             s.push('[');
             s.push_str(choices);
             s.push(']');
         } else {
-            crate::json::write_value(v, &mut s);
+            s.push_str(v);
         }
     }
     s.push_str("}\n\n");
@@ -716,8 +812,10 @@ fn write_chunk(out: &mut Vec<u8>, extra: &str, chunk: &Map, choices: &str, usage
 /// One output choice as JSON: `template`'s fields in order, with the delta (`base` fields plus
 /// the part's field) or, for completions, the text and the part's field; `finish_reason` set
 /// on the finishing one (null elsewhere, as `stop_reason`); `logprobs` only on the first.
-fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, String)>, first: bool, finish: Option<&str>) -> String {
-    let mut s = String::from("{");
+fn write_choice(template: &Obj, style: Style, base: &str, part: Option<(&str, String)>, first: bool, finish: Option<&str>) -> String {
+    let part_len = part.as_ref().map_or(0, |(k, v)| k.len() + v.len() + 4);
+    let mut s = String::with_capacity(template.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + base.len() + part_len + 16);
+    s.push('{');
     let field = |s: &mut String, key: &str, json: &str| {
         push_json_string(s, key);
         s.push(':');
@@ -733,7 +831,7 @@ fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, St
         }
         push_json_string(&mut s, k);
         s.push(':');
-        match k.as_str() {
+        match *k {
             "delta" if style == Style::Chat => {
                 s.push('{');
                 s.push_str(base);
@@ -752,7 +850,7 @@ fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, St
             },
             "stop_reason" if finish.is_none() => s.push_str("null"),
             "logprobs" if !first => s.push_str("null"),
-            _ => crate::json::write_value(v, &mut s),
+            _ => s.push_str(v),
         }
     }
     if let (Style::Text, Some((key, json))) = (style, &other) {
@@ -761,6 +859,19 @@ fn write_choice(template: &Map, style: Style, base: &str, part: Option<(&str, St
     }
     s.push('}');
     s
+}
+
+/// An object's fields in order: (key, the value's compact JSON text).
+type Obj<'a> = Vec<(&'a str, Cow<'a, str>)>;
+
+/// A parsed object's fields, each value written as compact JSON.
+fn fields_of(m: &Map) -> Obj<'_> {
+    m.iter().map(|(k, v)| (k.as_str(), Cow::Owned(json_text(v)))).collect()
+}
+
+/// The fast path's fields as they were written upstream.
+fn borrowed<'a>(f: &Fields<'a>) -> Obj<'a> {
+    f.iter().map(|&(k, v)| (k, Cow::Borrowed(v))).collect()
 }
 
 /// A value's compact JSON text.

@@ -1,0 +1,271 @@
+//! The SSE rewrite's fast path: a `chat.completion.chunk` read in place, without building a
+//! JSON tree (the rewrite's per-event cost; numbers in the README's benchmark section).
+//!
+//! `read` accepts only what it can copy back byte for byte as `serde_json` would write it:
+//! compact JSON (no whitespace between tokens), no escapes in any string but the delta's
+//! `content`, no repeated keys (at most 16 keys in a nested object), one choice with a `delta` object
+//! and no native `tool_calls`. Anything else (and anything invalid) is `None`, and the rewriter
+//! takes its general path through `serde_json`, so both paths give the same output
+//! (tests/sse_fast.rs compares them).
+
+use crate::prelude::*;
+
+/// An object's fields in order: (key, the value's JSON text as written upstream).
+pub(super) type Fields<'a> = Vec<(&'a str, &'a str)>;
+
+/// A chat chunk with one choice, cut into the spans the rewrite needs.
+pub(super) struct ChatChunk<'a> {
+    /// The top-level fields (`choices` among them).
+    pub chunk: Fields<'a>,
+    /// The one choice's fields (`delta` among them).
+    pub choice: Fields<'a>,
+    /// The delta's fields.
+    pub delta: Fields<'a>,
+}
+
+/// Nesting the fast path reads; deeper values go the general way (serde_json's limit is 128).
+const MAX_DEPTH: usize = 64;
+/// Keys of a nested object the fast path reads; more go the general way.
+const MAX_KEYS: usize = 16;
+
+/// The value of `key` in `fields`.
+pub(super) fn get<'a>(fields: &Fields<'a>, key: &str) -> Option<&'a str> {
+    fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+/// Reads `data` (an SSE event's data) as a chat chunk the fast path handles (see the module doc).
+pub(super) fn read(data: &str) -> Option<ChatChunk<'_>> {
+    let mut r = Reader { text: data, choice: None, delta: None };
+    let (chunk, end) = r.object(0, Level::Chunk)?;
+    if end != data.len() {
+        return None;
+    }
+    let (choice, delta) = (r.choice?, r.delta?);
+    if get(&delta, "tool_calls").is_some() {
+        return None;
+    }
+    Some(ChatChunk { chunk, choice, delta })
+}
+
+/// Which object `Reader::object` reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Chunk,
+    Choice,
+    Delta,
+}
+
+/// One pass over a chunk: the top-level fields, and those of the one choice and its delta.
+struct Reader<'a> {
+    text: &'a str,
+    choice: Option<Fields<'a>>,
+    delta: Option<Fields<'a>>,
+}
+
+impl<'a> Reader<'a> {
+    /// The fields of the compact object at `i` and its end. `choices` (one object), the
+    /// choice's `delta` (an object) and the delta's `content` (escapes allowed) are read as
+    /// they are met; a repeated key is `None`.
+    fn object(&mut self, i: usize, level: Level) -> Option<(Fields<'a>, usize)> {
+        let (text, b) = (self.text, self.text.as_bytes());
+        if b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let mut fields: Fields<'a> = Vec::new();
+        let mut j = i + 1;
+        if b.get(j) == Some(&b'}') {
+            return Some((fields, j + 1));
+        }
+        loop {
+            let key_end = string(b, j, false)?;
+            let key = &text[j + 1..key_end - 1];
+            if b.get(key_end) != Some(&b':') || fields.iter().any(|(k, _)| *k == key) {
+                return None;
+            }
+            let start = key_end + 1;
+            let end = match (level, key) {
+                (Level::Chunk, "choices") => {
+                    if b.get(start) != Some(&b'[') {
+                        return None;
+                    }
+                    let (choice, end) = self.object(start + 1, Level::Choice)?;
+                    if b.get(end) != Some(&b']') {
+                        return None;
+                    }
+                    self.choice = Some(choice);
+                    end + 1
+                }
+                (Level::Choice, "delta") => {
+                    let (delta, end) = self.object(start, Level::Delta)?;
+                    self.delta = Some(delta);
+                    end
+                }
+                (Level::Delta, "content") => value(b, start, 1, true)?,
+                _ => value(b, start, 1, false)?,
+            };
+            fields.push((key, &text[start..end]));
+            match b.get(end) {
+                Some(b',') => j = end + 1,
+                Some(b'}') => return Some((fields, end + 1)),
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The end of the JSON value at `i` (compact; strings escaped only with `escapes`).
+fn value(b: &[u8], i: usize, depth: usize, escapes: bool) -> Option<usize> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match *b.get(i)? {
+        b'"' => string(b, i, escapes),
+        b'{' | b'[' => {
+            let close = if b[i] == b'{' { b'}' } else { b']' };
+            let mut j = i + 1;
+            if b.get(j) == Some(&close) {
+                return Some(j + 1);
+            }
+            // An object's keys, to refuse a repeated one (serde_json keeps the last value).
+            let mut keys: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
+            let mut n = 0;
+            loop {
+                if close == b'}' {
+                    let start = j;
+                    j = string(b, j, escapes)?;
+                    let key = &b[start..j];
+                    if n == MAX_KEYS || keys[..n].contains(&key) || b.get(j) != Some(&b':') {
+                        return None;
+                    }
+                    keys[n] = key;
+                    n += 1;
+                    j += 1;
+                }
+                j = value(b, j, depth + 1, escapes)?;
+                match *b.get(j)? {
+                    b',' => j += 1,
+                    c if c == close => return Some(j + 1),
+                    _ => return None,
+                }
+            }
+        }
+        b't' => literal(b, i, b"true"),
+        b'f' => literal(b, i, b"false"),
+        b'n' => literal(b, i, b"null"),
+        _ => number(b, i),
+    }
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..i + word.len()).filter(|w| *w == word).map(|_| i + word.len())
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?(e[+-][0-9]+)?` at `i`.
+fn number(b: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |b: &[u8], mut i: usize| {
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > start).then_some(i)
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(b, i)?,
+        _ => return None,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = digits(b, i + 1)?;
+    }
+    // serde_json writes an exponent as `e` and a sign (`1E3` as `1e+3`): other forms go the
+    // general way.
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        if b[i] == b'E' || !matches!(b.get(i + 1), Some(b'+' | b'-')) {
+            return None;
+        }
+        i = digits(b, i + 2)?;
+    }
+    Some(i)
+}
+
+/// The end (after the closing quote) of the string at `i`. Without `escapes` a backslash is
+/// `None`; with it, escapes must be valid and `\u` surrogates paired (as serde_json requires).
+fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut j = i + 1;
+    loop {
+        // Plain bytes first (most of every string), one comparison each.
+        while b.get(j).is_some_and(|&c| c >= 0x20 && c != b'"' && c != b'\\') {
+            j += 1;
+        }
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' if escapes => {
+                j += 1;
+                match *b.get(j)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 1,
+                    b'u' => {
+                        let u = hex4(b, j + 1)?;
+                        j += 5;
+                        if (0xDC00..0xE000).contains(&u) {
+                            return None;
+                        }
+                        if (0xD800..0xDC00).contains(&u) {
+                            if b.get(j..j + 2) != Some(b"\\u") || !(0xDC00..0xE000).contains(&hex4(b, j + 2)?) {
+                                return None;
+                            }
+                            j += 6;
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+            c if c < 0x20 || c == b'\\' => return None,
+            _ => j += 1,
+        }
+    }
+}
+
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let mut v = 0;
+    for &c in b.get(i..i + 4)? {
+        v = v * 16 + (c as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_compact_chunk_and_refuses_the_rest() {
+        let c = read(r#"{"id":"x","choices":[{"index":0,"delta":{"content":"a\"\u00e9\ud83d\ude00"},"finish_reason":null}],"n":-1.5e+3}"#).unwrap();
+        assert_eq!(get(&c.chunk, "n"), Some("-1.5e+3"));
+        assert_eq!(get(&c.choice, "finish_reason"), Some("null"));
+        assert_eq!(get(&c.delta, "content"), Some(r#""a\"\u00e9\ud83d\ude00""#));
+        for bad in [
+            r#"{"id":"x", "choices":[{"delta":{}}]}"#,
+            r#"{"id":"\u0078","choices":[{"delta":{}}]}"#,
+            r#"{"choices":[{"delta":{}},{"delta":{}}]}"#,
+            r#"{"choices":[{"delta":{"content":"\ud800"}}]}"#,
+            r#"{"choices":[{"delta":{"content":"a","content":"b"}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[]}}]}"#,
+            r#"{"choices":[{"text":"a"}]}"#,
+            r#"{"choices":[{"delta":{}}],"n":01}"#,
+            r#"{"choices":[{"delta":{}}],"n":1E+3}"#,
+            r#"{"choices":[{"delta":{}}],"n":1e3}"#,
+            r#"{"choices":[{"delta":{}}]}x"#,
+            r#"{"choices":[{"delta":{}}],"usage":{"a":1,"a":2}}"#,
+            r#"{"choices":[{"delta":{"content":"a
+"}}]}"#,
+        ] {
+            assert!(read(bad).is_none(), "{bad}");
+        }
+    }
+}
