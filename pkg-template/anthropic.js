@@ -305,6 +305,9 @@ function mergeTurns(messages) {
     const path = `messages.${i}`;
     if (!isObject(m)) throw invalid(path, `must be an object {role, content}, got ${kind(m)}`);
     if (m.role !== "user" && m.role !== "assistant" && m.role !== "system") throw invalid(`${path}.role`, `must be "user" or "assistant", got ${JSON.stringify(m.role)}`);
+    if (Array.isArray(m.content) && m.content.length === 0 && !(m.role === "assistant" && i === messages.length - 1)) {
+      throw invalid(path, "all messages must have non-empty content except for the optional final assistant message");
+    }
     const blocks = blocksOf(m.content, path).map((block, k) => ({ block, path: typeof m.content === "string" ? `${path}.content` : `${path}.content.${k}` }));
     const last = turns.at(-1);
     if (last && last.role === m.role && m.role !== "system") last.blocks.push(...blocks);

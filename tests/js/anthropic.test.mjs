@@ -11,7 +11,8 @@
 // `: comment`). UPDATE_EXPECT=1 rewrites `expect` from the actual output: review every change.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import {
   toOpenAIRequest, toAnthropicMessage, AnthropicSseStream, AnthropicError, toAnthropicToolId, toOpenAIToolCallId,
@@ -267,4 +268,43 @@ test("CommonJS: require('toolwire/anthropic')", () => {
   const cjs = require("toolwire/anthropic");
   assert.equal(typeof cjs.toOpenAIRequest, "function");
   assert.equal(typeof cjs.AnthropicSseStream, "function");
+});
+
+test("the package README's Anthropic example answers streaming and non-streaming requests", async () => {
+  const readme = readFileSync(new URL("../../pkg/README.md", import.meta.url), "utf8");
+  const code = /## Anthropic Messages[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)[1];
+  const text = 'Sure.<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
+  const seen = [];
+  const server = createServer(async (req, res) => {
+    let raw = "";
+    for await (const c of req) raw += c;
+    const body = JSON.parse(raw);
+    seen.push(body);
+    if (!body.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ id: "chatcmpl-r1", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }] }));
+    }
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    for (const ch of [text.slice(0, 20), text.slice(20)]) res.write(`data: ${JSON.stringify({ id: "chatcmpl-r1", choices: [{ index: 0, delta: { content: ch }, finish_reason: null }] })}\n\n`);
+    res.end(`data: ${JSON.stringify({ id: "chatcmpl-r1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const dir = new URL("artifacts/", import.meta.url);
+    mkdirSync(dir, { recursive: true });
+    const file = new URL("pkg-readme-anthropic.mjs", dir);
+    writeFileSync(file, code.replace("http://127.0.0.1:8000", `http://127.0.0.1:${server.address().port}`));
+    const { messages } = await import(file.href);
+    const request = { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "weather?" }], tools: [{ name: "get_weather", input_schema: { type: "object", properties: { city: { type: "string" } } } }] };
+    const whole = await (await messages(request)).json();
+    assert.deepEqual(whole.content, [{ type: "text", text: "Sure.", citations: null }, { type: "tool_use", id: "toolu_call_r1_0", name: "get_weather", input: { city: "Paris" } }]);
+    assert.equal(seen[0].model, "Qwen/Qwen3-Coder-30B-A3B-Instruct");
+    const { events } = anthropicEvents(await (await messages({ ...request, stream: true })).text());
+    assert.deepEqual(accumulate(events).message.content, whole.content);
+    const bad = await messages({ ...request, messages: [] });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error.message, "messages: at least one message is required");
+  } finally {
+    server.close();
+  }
 });

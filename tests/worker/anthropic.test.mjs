@@ -29,7 +29,9 @@ const TOOLS = [{
 
 /**
  * A raw-text upstream on 127.0.0.1: `answer(body)` gives the text the model writes, or
- * `{die: text}` (the connection drops after that text), or `{status, body}` (an error answer).
+ * `{die: text}` (the connection drops after that text), `{json: text}` (a whole completion even
+ * when streaming was asked), `{text, delayMs}` (silent that long after the headers), or `{status, body}` (an
+ * error answer).
  * Streams in 3-character deltas with a usage chunk; records each request's JSON in `requests`.
  */
 async function rawTextUpstream(answer) {
@@ -44,13 +46,15 @@ async function rawTextUpstream(answer) {
       res.writeHead(a.status, { "content-type": "application/json", ...(a.headers ?? {}) });
       return res.end(JSON.stringify(a.body));
     }
-    const text = typeof a === "string" ? a : a.die;
+    const text = typeof a === "string" ? a : (a.die ?? a.json ?? a.text);
     const usage = { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 };
-    if (!body.stream) {
+    if (!body.stream || a.json !== undefined) {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify({ id: "chatcmpl-up1", object: "chat.completion", model: body.model, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage }));
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
+    res.flushHeaders();
+    if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs)); // a long prefill
     const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-up1", object: "chat.completion.chunk", model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     res.write(chunk({ role: "assistant", content: "" }));
     const chars = [...text];
@@ -330,4 +334,18 @@ test("unknown parser names are refused with 400 and the valid ids, on /v1/chat/c
       assert.equal(upstream.requests.length, 0, `${name}: nothing went upstream`);
     });
   }
+});
+
+test("an upstream that answers a streaming request with one JSON body still streams Anthropic events; a silent upstream gets pings", async () => {
+  const hermes = 'Sure.<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
+  await withSetup((body) => (body.model === "json" ? { json: hermes } : { text: hermes, delayMs: 300 }), { PING_INTERVAL_MS: "50" }, async ({ base, client }) => {
+    const message = await client.messages.stream(ask("json")).finalMessage();
+    assert.deepEqual(message.content.map((b) => b.type), ["text", "tool_use"]);
+    assert.deepEqual(message.content[1].input, { city: "Paris" });
+    assert.equal(message.stop_reason, "tool_use");
+    const raw = await (await fetch(`${base}/v1/messages`, { method: "POST", body: JSON.stringify(ask("slow", { stream: true })) })).text();
+    const before = raw.slice(0, raw.indexOf("event: message_start"));
+    assert.match(before, /event: ping\ndata: \{"type":"ping"\}/, "pings while the upstream is silent");
+    assert.match(raw, /event: message_stop/);
+  });
 });
