@@ -94,6 +94,12 @@ impl Emitter {
         }
     }
 
+    /// Emits the reasoning whitespace held back (a marker swallowed inside reasoning follows it).
+    pub fn flush_reasoning_ws(&mut self, by_reader: bool) {
+        let ws = core::mem::take(&mut self.reasoning_ws);
+        self.push_reasoning(&ws, by_reader);
+    }
+
     fn push_reasoning(&mut self, s: &str, by_reader: bool) {
         if s.is_empty() {
             return;

@@ -158,6 +158,11 @@ impl Sink {
         self.out.reasoning(s, self.in_reader);
     }
 
+    /// Emits the reasoning whitespace held back: a marker swallowed inside reasoning follows it.
+    pub fn flush_reasoning_ws(&mut self) {
+        self.out.flush_reasoning_ws(self.in_reader);
+    }
+
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
         if label == Label::Truncation && index.is_some() {
             self.last_truncation = index;
