@@ -612,6 +612,8 @@ export function toAnthropicMessage(completion, options) {
 // Streaming
 
 const encoder = new TextEncoder();
+/** The rewriter's default `maxEventBytes` (1 MiB), also the longest event the bridge holds. */
+const DEFAULT_MAX_EVENT = 1 << 20;
 const sse = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 /** Splits text into SSE events (`{event, data, comments}`), across chunk boundaries. */
@@ -620,6 +622,15 @@ class EventSplitter {
   #event = null;
   #data = null;
   #comments = [];
+  #limit;
+  #size = 0;
+  #oversized = false;
+  #skipping = false;
+
+  /** `limit`: characters one event may hold; a longer event is skipped (`{oversized: true}`). */
+  constructor(limit) {
+    this.#limit = limit;
+  }
 
   push(text, out) {
     const buf = this.#buf + text;
@@ -637,6 +648,12 @@ class EventSplitter {
       start = end + (end === cr && buf.charCodeAt(end + 1) === 10 ? 2 : 1);
     }
     this.#buf = buf.slice(start);
+    if (this.#buf.length > this.#limit) {
+      // A line longer than an event may be: its rest is skipped up to the next line end.
+      this.#buf = "";
+      this.#skipping = true;
+      this.#oversized = true;
+    }
   }
 
   finish(out) {
@@ -646,13 +663,23 @@ class EventSplitter {
   }
 
   #line(line, out) {
+    if (this.#skipping) {
+      this.#skipping = false;
+      if (line !== "") return;
+    }
     if (line === "") {
-      if (this.#data !== null || this.#event !== null || this.#comments.length) out.push({ event: this.#event, data: this.#data, comments: this.#comments });
+      if (this.#oversized) out.push({ event: null, data: null, comments: [], oversized: true });
+      else if (this.#data !== null || this.#event !== null || this.#comments.length) out.push({ event: this.#event, data: this.#data, comments: this.#comments });
       this.#event = null;
       this.#data = null;
       this.#comments = [];
+      this.#size = 0;
+      this.#oversized = false;
       return;
     }
+    this.#size += line.length + 1;
+    if (this.#size > this.#limit) this.#oversized = true;
+    if (this.#oversized) return;
     if (line.startsWith(":")) {
       this.#comments.push(line.slice(1));
       return;
@@ -722,8 +749,12 @@ class Bridge {
   }
 
   /** One SSE event of the rewriter's output. */
-  event({ event, data, comments }) {
+  event({ event, data, comments, oversized }) {
     if (this.#ended) return;
+    if (oversized) {
+      this.#report({ label: "limit_exceeded", message: "an upstream event longer than maxEventBytes was skipped" });
+      return;
+    }
     for (const c of comments) {
       const d = c.startsWith(" toolwire ") ? diagnosticOf(c) : null;
       // The upstream's keep-alive comments become pings (Claude Code's idle watchdog counts them).
@@ -905,7 +936,7 @@ export class AnthropicSseStream extends TransformStream {
     // gives the same output).
     const rw = new SseRewriter({ ...rewrite, comments: true });
     const decoder = new TextDecoder();
-    const splitter = new EventSplitter();
+    const splitter = new EventSplitter(rewrite.maxEventBytes ?? DEFAULT_MAX_EVENT);
     let controller;
     let timer = null;
     let last = Date.now();
