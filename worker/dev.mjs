@@ -9,7 +9,7 @@ import { replay } from "./src/replay.js";
 const port = Number(process.env.PORT || 8787);
 const vars = {};
 for (const k of ["UPSTREAM_URL", "TOOL_CALL_PARSER", "FALLBACK_PARSER", "REASONING_PARSER", "UPSTREAM_API_KEY", "CORS_ORIGINS", "MAX_BODY_BYTES", "TOOLWIRE_COMMENTS",
-  "PROFILE", "RETRY_ON", "MAX_RETRIES", "FALLBACK_MODEL", "RETRY_BASE_MS", "RETRY_HOLD_BYTES"]) {
+  "PROFILE", "RETRY_ON", "MAX_RETRIES", "FALLBACK_MODEL", "RETRY_BASE_MS", "RETRY_HOLD_BYTES", "MODEL_MAP", "MAX_OUTPUT_TOKENS", "PING_INTERVAL_MS"]) {
   if (process.env[k]) vars[k] = process.env[k];
 }
 // PROFILE may name the file `toolwire probe --out` wrote.
@@ -34,6 +34,9 @@ console.log(`try:
     -d '{"model": "Qwen3-Coder-30B-A3B-Instruct", "stream": true, "messages": [{"role": "user", "content": "weather in Paris?"}]}'
   curl -s ${base}/v1/chat/completions -H 'content-type: application/json' \\
     -d '{"model": "Mistral-Small-3.2-24B-Instruct-2506", "messages": [{"role": "user", "content": "weather in Paris?"}]}'
+  curl -sN ${base}/v1/messages -H 'content-type: application/json' \\
+    -d '{"model": "moonshotai/Kimi-K2-Instruct", "max_tokens": 1024, "stream": true, "messages": [{"role": "user", "content": "weather in Paris?"}]}'
+Claude Code: ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=unused ANTHROPIC_MODEL=<upstream model> claude
 (Ctrl-C to stop)`);
 const stop = async () => {
   await mf.dispose();
