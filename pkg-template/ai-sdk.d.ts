@@ -20,9 +20,10 @@ export interface MiddlewareDiagnostic extends Diagnostic {
  * id (for `parser: "auto"`). `idPrefix` defaults to a fresh random prefix per model call, so
  * ids stay unique across the steps of a run.
  *
- * A call whose arguments the parser had to close (cut off, malformed) reaches the SDK as an
- * invalid tool call, with its arguments as the model wrote them as `input`, unless `recover`,
- * `recoverTruncated` (cut-off calls) or `policy: "lenient"` keeps it as a call.
+ * A call whose arguments the parser had to close (cut off, malformed) and that `parse()` leaves
+ * out (its end event says `kept: false`: the family's default, unless `recover`,
+ * `recoverTruncated` (cut-off calls) or `policy: "lenient"` keeps it) reaches the SDK as an
+ * invalid tool call, with its arguments as the model wrote them as `input`.
  */
 export interface ToolwireMiddlewareOptions extends Omit<ParserOptions, "tools"> {
   /** Called with each diagnostic as the model's output is read (synchronously). */

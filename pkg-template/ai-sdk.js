@@ -52,45 +52,34 @@ function splitOptions(options) {
 }
 
 /**
- * Which repaired calls stay calls (the policy options, as `parse()` reads them): by default a
- * call whose arguments the parser had to close reaches the SDK as an invalid call.
- */
-function keepRule({ policy, recover, recoverTruncated }) {
-  const preset = policy === "lenient" ? true : policy === "strict" ? false : undefined;
-  const repaired = recover ?? preset ?? false;
-  const truncated = recoverTruncated ?? preset ?? repaired;
-  return (label) => (label === "truncation" ? truncated : repaired);
-}
-
-/**
  * Parser events in, AI SDK stream parts out (through `emit`): text and reasoning blocks with
  * their own ids, closed before a call starts; `tool-input-*` as arguments stream; one
- * `tool-call` per call. A repaired call that the policy does not keep gets, as `input`, its
- * arguments as far as the model wrote them (not JSON), so the SDK's invalid-tool-call path
- * (and `repairToolCall`) applies; the parser's closing deltas are not sent for it.
+ * `tool-call` per call. A call whose end event says `kept: false` (`parse()` leaves it out: a
+ * repaired call the recovery policy does not keep, the family's default included) gets, as
+ * `input`, its arguments as far as the model wrote them (not JSON), so the SDK's
+ * invalid-tool-call path (and `repairToolCall`) applies; the parser's closing deltas are not
+ * sent for it, nor its markup as text (the end event's `text`).
  */
 class Converter {
   #emit;
-  #keep;
   #onDiagnostic;
   #open = null; // {type: "text" | "reasoning", id}
   #blocks = 0;
-  #calls = new Map(); // index -> {id, name, streamed, cut, cutLabel, suppress}
+  #calls = new Map(); // index -> {id, name, streamed, cut, suppress}
   calls = 0;
 
-  constructor(emit, keep, onDiagnostic) {
+  constructor(emit, onDiagnostic) {
     this.#emit = emit;
-    this.#keep = keep;
     this.#onDiagnostic = onDiagnostic;
   }
 
   /** Converts one batch of events (the result of one push or finish). */
   feed(events) {
-    // Calls that end repaired in this batch and are not kept: their deltas after the repair
+    // Calls that end in this batch left out (`kept: false`): their deltas after the repair
     // diagnostic are the parser's closing, not the model's text.
     let dropped = null;
     for (const e of events) {
-      if (e.type === "tool-call-end" && e.repaired) (dropped ??= new Set()).add(e.index);
+      if (e.type === "tool-call-end" && !e.kept) (dropped ??= new Set()).add(e.index);
     }
     for (const e of events) {
       switch (e.type) {
@@ -100,7 +89,7 @@ class Converter {
           break;
         case "tool-call-start":
           this.close();
-          this.#calls.set(e.index, { id: e.id, name: e.name, streamed: "", cut: -1, cutLabel: null, suppress: false });
+          this.#calls.set(e.index, { id: e.id, name: e.name, streamed: "", cut: -1, suppress: false });
           this.#emit({ type: "tool-input-start", id: e.id, toolName: e.name });
           break;
         case "tool-call-delta": {
@@ -117,8 +106,7 @@ class Converter {
           const call = e.index === undefined ? undefined : this.#calls.get(e.index);
           if (call && REPAIRS.has(e.label)) {
             call.cut = call.streamed.length;
-            call.cutLabel = e.label;
-            if (dropped?.has(e.index) && !this.#keep(e.label)) call.suppress = true;
+            if (dropped?.has(e.index)) call.suppress = true;
           }
           this.#onDiagnostic?.(call ? { ...e, toolCallId: call.id, toolName: call.name } : { ...e });
           break;
@@ -145,7 +133,7 @@ class Converter {
   #end(e) {
     const call = this.#calls.get(e.index) ?? { id: e.id, name: e.name, cut: -1 };
     this.#calls.delete(e.index);
-    const invalid = e.repaired && call.cut >= 0 && !this.#keep(call.cutLabel);
+    const invalid = !e.kept && call.cut >= 0;
     const input = invalid ? call.streamed.slice(0, call.cut) : e.arguments;
     this.#emit({ type: "tool-input-end", id: e.id });
     this.#emit({ type: "tool-call", toolCallId: e.id, toolName: e.name, input });
@@ -166,7 +154,6 @@ function finishReason(reason, calls) {
  */
 export function createMiddleware(specificationVersion, options, env) {
   const { onDiagnostic, promptTools, parser: parserOptions } = splitOptions(options);
-  const keep = keepRule(parserOptions);
   if (env.eager) new ToolCallParser({ ...parserOptions, model: parserOptions.model ?? "" }).free();
   // Function tools of calls whose params transformParams rewrote (it removes them from params).
   const prompted = new WeakMap();
@@ -210,7 +197,7 @@ export function createMiddleware(specificationVersion, options, env) {
       };
       const stream = result.stream.pipeThrough(new TransformStream({
         start(controller) {
-          converter = new Converter((part) => controller.enqueue(part), keep, onDiagnostic);
+          converter = new Converter((part) => controller.enqueue(part), onDiagnostic);
         },
         transform(part, controller) {
           try {
@@ -268,7 +255,7 @@ export function createMiddleware(specificationVersion, options, env) {
             content.push(part);
             break;
         }
-      }, keep, onDiagnostic);
+      }, onDiagnostic);
       try {
         for (const part of result.content) {
           if (part.type === "text") converter.feed(parser.push(part.text));

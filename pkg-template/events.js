@@ -3,6 +3,9 @@
 // strings, so the encoding is decoded in exactly one place.
 
 /**
+ * Events as `push`/`finish` return them. A `tool-call-end` event carries `kept` (false: `parse()`
+ * leaves the call out); merging events by that rule gives `parse()`'s result.
+ *
  * `""`: no event; `t…`: one text event; `r…`: one reasoning event; `dN:…`: one arguments delta
  * of call N; `[…`: a JSON array of events. The short forms skip JSON for the batches most
  * pushes give (measured in benches/run.mjs).

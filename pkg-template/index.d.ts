@@ -106,6 +106,13 @@ export interface ToolCallEndEvent {
   arguments: string;
   /** Present (true) when the parser had to close the arguments itself (truncation, malformed JSON, a limit). */
   repaired?: true;
+  /**
+   * Whether `parse()` lists this call: false only for a repaired call the recovery policy leaves
+   * out (the family's default, `recover`, `recoverTruncated`, `policy`). The merge rule: a
+   * consumer merging events keeps a call iff its end event says `kept`; the result then equals
+   * `parse()` for any chunking.
+   */
+  kept: boolean;
 }
 /** Something was wrong; the parser continued. */
 export interface DiagnosticEvent { type: "diagnostic"; label: DiagnosticLabel; message: string; index?: number }

@@ -71,6 +71,10 @@ pub struct Engine {
     thinking: MarkerSet,
     section_set: MarkerSet,
     end_set: MarkerSet,
+    /// `end_set` plus the section's closing markers: after a payload read outside any section,
+    /// a section close is the close of a section the chat template opened (Qwen3-Coder output
+    /// prefilled with `<tool_call>`: `<function=…>…</function></tool_call>`), consumed as markup.
+    orphan_end_set: MarkerSet,
     /// Closing markers (`End`) and opening markers (`Start`) for `Mode::Skip`.
     skip_set: MarkerSet,
     mode: Mode,
@@ -95,6 +99,7 @@ impl Engine {
         let mut thinking = MarkerSet::new();
         let mut section_set = MarkerSet::new();
         let mut end_set = MarkerSet::new();
+        let mut orphan_end_set = MarkerSet::new();
         let mut skip_set = MarkerSet::new();
         let calls = !matches!(syntax.payload, Payload::None);
         if calls {
@@ -110,6 +115,7 @@ impl Engine {
                 .add_all(syntax.section, Act::Ignore)
                 .add_all(syntax.ignore, Act::Ignore);
             end_set.add_all(syntax.end, Act::End);
+            orphan_end_set.add_all(syntax.end, Act::End).add_all(syntax.section_end, Act::End);
             skip_set.add_all(syntax.end, Act::End).add_all(syntax.section_end, Act::End).add_all(syntax.section, Act::Start).add_all(syntax.start, Act::Start);
         }
         content.add_all(syntax.ignore, Act::Ignore);
@@ -125,6 +131,7 @@ impl Engine {
             thinking,
             section_set,
             end_set,
+            orphan_end_set,
             skip_set,
             mode: Mode::Text { reasoning: reasoning.is_some() && start_in_reasoning },
             section: None,
@@ -165,7 +172,7 @@ impl Engine {
     /// marker, plus the bounded
     /// look-ahead readers use between parts of a payload (`READER_LOOKAHEAD`).
     pub fn hold_bound(&self) -> usize {
-        [&self.content, &self.thinking, &self.section_set, &self.end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
+        [&self.content, &self.thinking, &self.section_set, &self.orphan_end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
             + READER_LOOKAHEAD
     }
 
@@ -494,6 +501,7 @@ impl Engine {
                 }
             }
             Mode::After { held } => {
+                let ends = if self.section.is_some() { &self.end_set } else { &self.orphan_end_set };
                 let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
                 if ws > 0 && held.len() + ws <= MAX_AFTER_WS {
                     held.push_str(&input[..ws]);
@@ -504,18 +512,18 @@ impl Engine {
                     Ok(None)
                 } else if input.is_empty() {
                     return None;
-                } else if eof && self.end_set.at_start(input, false).is_err() {
+                } else if eof && ends.at_start(input, false).is_err() {
                     // The output ends inside the closing marker: markup, cut off (vLLM strips it).
                     self.acct.record(off + input.len(), SpanKind::Markup, sink);
                     self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                     return Some(input.len());
                 } else {
-                    self.end_set.at_start(input, eof)
+                    ends.at_start(input, eof)
                 };
                 match found {
                     Err(()) => None,
                     Ok(Some(idx)) => {
-                        let len = self.end_set.text(idx).len();
+                        let len = ends.text(idx).len();
                         self.acct.record(off + len, SpanKind::Markup, sink);
                         self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         Some(len)
@@ -554,7 +562,8 @@ impl Engine {
     }
 
     fn after_payload(&mut self) {
-        self.mode = if self.has_end {
+        let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
+        self.mode = if self.has_end || orphan_end {
             Mode::After { held: String::new() }
         } else if self.section.is_some() {
             Mode::Section

@@ -62,9 +62,13 @@ pub enum Event {
     ToolCallDelta { index: usize, arguments_delta: String },
     /// The call is complete; `arguments` is the concatenation of its deltas. `repaired` is
     /// true when the parser had to close the arguments itself (truncation, malformed JSON, a
-    /// size limit): such a call is reported with a diagnostic and left out of `parse()`
-    /// results unless recovery is on.
-    ToolCallEnd { index: usize, id: String, name: String, arguments: String, repaired: bool },
+    /// size limit): such a call is reported with a diagnostic. `kept` says whether `parse()`
+    /// lists the call (false only for a repaired call the recovery policy leaves out); a
+    /// left-out call's markup, exactly as written, is `text`: content at the call's place
+    /// (empty for kept calls, and under `keepMalformed: false`). The merge rule: a consumer
+    /// merging events keeps a call iff its end event says `kept`, and otherwise takes its
+    /// `text` as content; that is `ParseResult::from_events`, i.e. `parse()`.
+    ToolCallEnd { index: usize, id: String, name: String, arguments: String, repaired: bool, kept: bool, text: String },
     /// Something was wrong; the parser continued.
     Diagnostic { label: Label, message: String, index: Option<usize> },
 }
@@ -95,7 +99,7 @@ impl Event {
                 out.push_str(",\"argumentsDelta\":");
                 push_json_string(out, arguments_delta);
             }
-            Event::ToolCallEnd { index, id, name, arguments, repaired } => {
+            Event::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
                 out.push_str("{\"type\":\"tool-call-end\",\"index\":");
                 push_usize(out, *index);
                 out.push_str(",\"id\":");
@@ -106,6 +110,11 @@ impl Event {
                 push_json_string(out, arguments);
                 if *repaired {
                     out.push_str(",\"repaired\":true");
+                }
+                out.push_str(if *kept { ",\"kept\":true" } else { ",\"kept\":false" });
+                if !text.is_empty() {
+                    out.push_str(",\"text\":");
+                    push_json_string(out, text);
                 }
             }
             Event::Diagnostic { label, message, index } => {
@@ -174,7 +183,8 @@ pub struct Diagnostic {
     pub index: Option<usize>,
 }
 
-/// Which repaired calls a one-shot result keeps (see `policy.rs`).
+/// Which repaired calls a one-shot result keeps (see `policy.rs`); the sink applies it to each
+/// ending call (`kept` on its end event).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Keep {
     /// Every call whose arguments the parser had to close.
@@ -201,26 +211,25 @@ pub struct ParseResult {
 }
 
 impl ParseResult {
-    /// Folds an event sequence into a result. `parse()` and a streamed parse use this one
-    /// function, so `parse()` equals streaming the whole text and calling `finish()` by
-    /// construction. Repaired calls are kept as `keep` says (their diagnostics are always kept).
-    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>, keep: impl Into<Keep>) -> ParseResult {
-        let keep = keep.into();
+    /// Folds an event sequence into a result: the merge rule (contract invariant 3). Text and
+    /// reasoning events concatenate; a call is listed iff its end event says `kept`, and a
+    /// left-out call's `text` is content at its place; diagnostics are all kept. `parse()` and
+    /// a streamed parse use this one function, so they agree by construction.
+    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>) -> ParseResult {
         let mut r = ParseResult::default();
-        let mut truncated: Option<usize> = None;
         for e in events {
             match e {
                 Event::Text(t) => r.content.get_or_insert_with(String::new).push_str(t),
                 Event::Reasoning(t) => r.reasoning.get_or_insert_with(String::new).push_str(t),
-                Event::ToolCallEnd { index, id, name, arguments, repaired, .. } => {
-                    if !*repaired || keep.repaired || (keep.truncated && truncated == Some(*index)) {
-                        r.tool_calls.push(ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
+                Event::ToolCallEnd { id, name, arguments, kept: true, .. } => {
+                    r.tool_calls.push(ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
+                }
+                Event::ToolCallEnd { text, .. } => {
+                    if !text.is_empty() {
+                        r.content.get_or_insert_with(String::new).push_str(text)
                     }
                 }
                 Event::Diagnostic { label, message, index } => {
-                    if *label == Label::Truncation && index.is_some() {
-                        truncated = *index;
-                    }
                     r.diagnostics.push(Diagnostic { label: *label, message: message.clone(), index: *index })
                 }
                 Event::ToolCallStart { .. } | Event::ToolCallDelta { .. } => {}

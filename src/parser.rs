@@ -194,7 +194,6 @@ pub struct ToolCallParser {
     utf8: Utf8Decoder,
     scratch: String,
     finished: bool,
-    keep: crate::event::Keep,
 }
 
 impl ToolCallParser {
@@ -219,17 +218,13 @@ impl ToolCallParser {
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let mut sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
         sink.strip_reasoning_tail = reasoning.is_some_and(|r| r.strip_tail);
-        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false, keep: policy.keep })
+        sink.keep = policy.keep;
+        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false })
     }
 
     /// The resolved family id.
     pub fn parser_id(&self) -> &'static str {
         self.family.id
-    }
-
-    /// Which repaired calls `parse()`-style results keep (`ParseResult::from_events`).
-    pub fn keeps_repaired(&self) -> crate::event::Keep {
-        self.keep
     }
 
     /// Feeds a text chunk; returns the events it completes.
@@ -307,7 +302,7 @@ pub fn parse(text: &str, opts: &Options) -> Result<ParseResult, Error> {
     let mut p = ToolCallParser::new(opts)?;
     let mut events = p.push(text);
     p.finish_into(&mut events);
-    Ok(ParseResult::from_events(&events, p.keeps_repaired()))
+    Ok(ParseResult::from_events(&events))
 }
 
 #[cfg(test)]

@@ -47,6 +47,20 @@ pub const HUNYUAN_A13B: Reasoning<'static> = Reasoning {
     description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
 };
 
+/// Inkling thinking blocks: the reasoning parser `inkling` and the `inkling` family's own
+/// reasoning (one definition). A block ends at `<|end_message|>` or where sampling ends.
+pub const INKLING: Reasoning<'static> = Reasoning {
+    id: "inkling",
+    aliases: &[],
+    start: &["<|content_thinking|>"],
+    end: &["<|end_message|>", "<|content_model_end_sampling|>"],
+    ignore: &["<|message_model|>", "<|content_text|>", "<|end_message|>", "<|content_model_end_sampling|>"],
+    implicit_start: false,
+    calls_end: true,
+    strip_tail: false,
+    description: text!("Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped."),
+};
+
 pub static REASONING: &[Reasoning<'static>] = &[
     think("qwen3", &["mimo", "nemotron_v3"], true, "<think>…</think>; output starts in reasoning (thinking on, vLLM's default; the template may pre-fill <think>); a tool call ends reasoning. For thinking off, pass no reasoning parser."),
     think("deepseek_r1", &["step5", "holo2"], true, "<think>…</think>; output may begin inside reasoning with no <think>."),
@@ -171,17 +185,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         strip_tail: false,
         description: text!("PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>."),
     },
-    Reasoning {
-        id: "inkling",
-        aliases: &[],
-        start: &["<|content_thinking|>"],
-        end: &["<|end_message|>"],
-        ignore: &["<|message_model|>", "<|content_text|>", "<|end_message|>", "<|content_model_end_sampling|>"],
-        implicit_start: false,
-        calls_end: true,
-        strip_tail: false,
-        description: text!("Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped."),
-    },
+    INKLING,
     Reasoning {
         id: "cohere_command3",
         aliases: &["cohere_command4"],

@@ -7,7 +7,7 @@
 //! unfinished object is completed (append-only) when the call ends.
 
 use crate::prelude::*;
-use crate::event::{Event, Label};
+use crate::event::{Event, Keep, Label};
 use crate::json::scanner::{Expect, JsonScanner, Progress};
 use crate::limits::Limits;
 use crate::tools::Tools;
@@ -49,6 +49,11 @@ pub struct Sink {
     reader_reasoning: usize,
     /// Drop the whitespace that ends a reasoning block (Step-3.5).
     pub strip_reasoning_tail: bool,
+    /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
+    /// event. Keeps every call unless the parser sets it.
+    pub keep: Keep,
+    /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
+    last_truncation: Option<usize>,
     /// With `strip_reasoning_tail`: the reasoning's trailing whitespace so far, emitted when
     /// more reasoning follows, dropped when anything else does (at most `MAX_REASONING_WS`).
     reasoning_ws: String,
@@ -71,6 +76,8 @@ impl Sink {
             reader_text: 0,
             reader_reasoning: 0,
             strip_reasoning_tail: false,
+            keep: Keep::from(true),
+            last_truncation: None,
             reasoning_ws: String::new(),
         }
     }
@@ -231,6 +238,9 @@ impl Sink {
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
+        if label == Label::Truncation && index.is_some() {
+            self.last_truncation = index;
+        }
         self.events.push(Event::Diagnostic { label, message: message.into(), index });
     }
 
@@ -388,7 +398,8 @@ impl Sink {
                 self.diag(label, message, Some(call.index));
             }
         }
-        self.events.push(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments: call.args, repaired });
+        let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
+        self.events.push(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments: call.args, repaired, kept, text: String::new() });
     }
 
     fn make_id(&self, index: usize) -> String {

@@ -9,7 +9,7 @@ import { replay } from "./src/replay.js";
 const port = Number(process.env.PORT || 8787);
 const vars = {};
 for (const k of ["UPSTREAM_URL", "TOOL_CALL_PARSER", "FALLBACK_PARSER", "REASONING_PARSER", "UPSTREAM_API_KEY", "CORS_ORIGINS", "MAX_BODY_BYTES", "TOOLWIRE_COMMENTS",
-  "PROFILE", "RETRY_ON", "MAX_RETRIES", "FALLBACK_MODEL", "RETRY_BASE_MS", "RETRY_HOLD_BYTES"]) {
+  "PROFILE", "RETRY_ON", "MAX_RETRIES", "FALLBACK_MODEL", "RETRY_BASE_MS", "RETRY_HOLD_BYTES", "MODEL_MAP", "MAX_OUTPUT_TOKENS", "PING_INTERVAL_MS"]) {
   if (process.env[k]) vars[k] = process.env[k];
 }
 // PROFILE may name the file `toolwire probe --out` wrote.

@@ -228,7 +228,8 @@ function fillItem(li, item) {
       break;
     case "tool-call-end":
       parts.push(el("span", { class: "val" }, `#${e.index} `, el("code", {}, e.name), " ", el("code", {}, clip(e.arguments, 200)),
-        e.repaired ? el("span", { class: "badge b-warn", title: "the parser closed these arguments itself" }, "repaired") : null));
+        e.repaired ? el("span", { class: "badge b-warn", title: "the parser closed these arguments itself" }, "repaired") : null,
+        e.kept ? null : el("span", { class: "badge b-warn", title: "parse() leaves this call out (the recovery policy); its markup is content" }, "left out")));
       break;
     case "diagnostic":
       parts.push(el("span", { class: "val" }, el("code", {}, e.label), " ", e.message, e.index !== undefined ? ` (call #${e.index})` : ""));

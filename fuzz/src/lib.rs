@@ -136,8 +136,8 @@ pub fn check_engine(group: Group, data: &[u8]) {
     let pieces = chunks(case.body, case.chunking);
     let chunked = stream(&case.opts, &pieces, &text);
     assert_eq!(merge(&whole), merge(&chunked), "split invariance");
-    let keep = ToolCallParser::new(&case.opts).unwrap().keeps_repaired();
-    assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&whole, keep), "parse() parity");
+    assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&whole), "parse() parity");
+    assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&chunked), "merge rule of a chunking = parse()");
 }
 
 /// Merges adjacent text, reasoning and same-call deltas (the comparison form of invariant 1).

@@ -5,7 +5,7 @@
 //!
 //! - opened at `<|message_model|>` (bare): the optional name header up to the next
 //!   `<|content_…|>` marker is framing, like vLLM's message-header state. When no content marker
-//!   follows on the same short stretch, only `<|message_model|>` is consumed and the rest is
+//!   follows on the same short line (64 bytes), only `<|message_model|>` is consumed and the rest is
 //!   text. A `<|content_invoke_tool_json|>` right after the header opens the call;
 //! - opened at `<|content_invoke_tool_json|>`: the call object `{"name": …, "args": {…}}`.
 
@@ -50,7 +50,8 @@ impl Reader for InklingReader {
         let window = &rest[..crate::text::floor_char_boundary(rest, MAX_HEADER + CONTENT.len())];
         let at = window.find("<|");
         let decided = match at {
-            Some(p) if p <= MAX_HEADER => {
+            // A name header is one short line.
+            Some(p) if p <= MAX_HEADER && !rest[..p].contains('\n') => {
                 let tail = &rest[p..];
                 if tail.len() < CONTENT.len() && CONTENT.starts_with(tail) && !eof {
                     None

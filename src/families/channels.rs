@@ -7,18 +7,6 @@ use crate::sink::IdStyle::Prefixed;
 use crate::syntax::JsonShape::Array;
 use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
 
-static INKLING_THINKING: Reasoning = Reasoning {
-    id: "inkling",
-    aliases: &[],
-    start: &["<|content_thinking|>"],
-    end: &["<|end_message|>", "<|content_model_end_sampling|>"],
-    ignore: &[],
-    implicit_start: false,
-    calls_end: true,
-    strip_tail: false,
-    description: text!("<|content_thinking|> blocks."),
-};
-
 static COHERE_THINKING: Reasoning = Reasoning {
     id: "cohere_command",
     aliases: &[],
@@ -91,7 +79,7 @@ pub static FAMILIES: &[Family] = &[
                 "<|end_message|>",
                 "<|content_model_end_sampling|>",
             ],
-            reasoning: Some(&INKLING_THINKING),
+            reasoning: Some(&crate::reasoning::INKLING),
             payload: Payload::Custom(InklingReader::boxed),
             ..Syntax::NONE
         },

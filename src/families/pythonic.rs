@@ -1,10 +1,16 @@
 //! Pythonic calls and key-value formats: pythonic, Llama 4, Olmo 3, LFM2, Gemma 4, FunctionGemma.
 
+use crate::prelude::*;
 use crate::pythonic::{PySyntax, Style, Untyped};
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::{Family, Payload, Syntax};
 
 const PYTHON: Payload = Payload::Pythonic(&PySyntax::PYTHON);
+
+/// LFM2 calls: pythonic, or JSON call objects (see `JsonOrPython`).
+fn lfm2(_bare: bool) -> Box<dyn crate::reader::Reader> {
+    Box::new(crate::pythonic::JsonOrPython::new(&PySyntax::PYTHON))
+}
 
 static GEMMA4: PySyntax = PySyntax {
     style: Style::KeyValue,
@@ -51,12 +57,12 @@ pub static FAMILIES: &[Family] = &[
         id: "lfm2",
         aliases: &[],
         models: names!["LiquidAI/LFM2-1.2B", "LiquidAI/LFM2-2.6B", "LiquidAI/LFM2-8B-A1B"],
-        description: text!("Liquid LFM2: <|tool_call_start|>[f(x=1), g(y='a')]<|tool_call_end|>; end optional."),
+        description: text!("Liquid LFM2: <|tool_call_start|>[f(x=1), g(y='a')]<|tool_call_end|> (or a JSON list of {\"name\", \"arguments\"}); end optional."),
         syntax: Syntax {
             start: &["<|tool_call_start|>"],
             end: &["<|tool_call_end|>"],
             ignore: &["<|tool_call_end|>"],
-            payload: PYTHON,
+            payload: Payload::Custom(lfm2),
             ..Syntax::NONE
         },
         id_style: Prefixed,

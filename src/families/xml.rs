@@ -155,7 +155,8 @@ const ATEM: XmlSyntax = XmlSyntax {
 /// Muse messages: `<|start|>assistant to=RECIPIENT<|message|>BODY<|eom|>`. `to=self` and
 /// `to=developer` are reasoning (vLLM drops messages to the developer: they are not the answer,
 /// and nothing is lost), `to=user`, `to=commentary`, `to=all` content; any other recipient is a
-/// tool whose body holds ATEM invokes.
+/// tool whose body holds ATEM invokes. Spark decodes JSON-looking values of parameters without
+/// a schema type; typed ones follow the schema.
 static MUSE: MessageSyntax = MessageSyntax {
     start: "<|start|>",
     channel: "",
@@ -174,7 +175,7 @@ static MUSE: MessageSyntax = MessageSyntax {
     no_recipient: Route::Reasoning,
     channels: &[],
     tool_prefix: "",
-    calls: CallBody::Invokes { open: "<atem:invoke name=", framing: &["<atem:function_calls>", "</atem:function_calls>"], xml: &ATEM },
+    calls: CallBody::Invokes { open: "<atem:invoke name=", framing: &["<atem:function_calls>", "</atem:function_calls>"], xml: &XmlSyntax { json_untyped: true, ..ATEM } },
 };
 /// Glimmer decodes JSON values even without a schema, and reads recipient-less messages as content.
 static GLIMMER: MessageSyntax = MessageSyntax {

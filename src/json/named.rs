@@ -573,8 +573,7 @@ impl Reader for MistralReader {
                     let max = sink.limits.max_name_bytes;
                     if let Some(over) = self.id.len().checked_sub(max).filter(|&o| o > 0) {
                         let msg = format!("a [CALL_ID] id ran past the {max}-byte maxNameBytes limit; released as text");
-                        sink.diag(Label::LimitExceeded, msg, None);
-                        return Step::reject(i + crate::text::floor_char_boundary(rest, end - over));
+                        return Step::reject_with(i + crate::text::floor_char_boundary(rest, end - over), CallError::Limit(msg));
                     }
                     i += end;
                     if i == bytes.len() && !eof {

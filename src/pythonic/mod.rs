@@ -59,6 +59,67 @@ pub fn reader(cfg: &'static PySyntax, _bare: bool) -> Box<dyn Reader> {
     Box::new(reader::CallsReader::new(cfg))
 }
 
+/// A payload read as JSON call objects when it is written so (`{"name": …, "arguments": …}`
+/// alone or in a list: `{`, or `[` then `{`, after optional whitespace), else as pythonic calls
+/// in dialect `cfg`. LFM2 writes either, depending on its system prompt (llama.cpp reads JSON,
+/// vLLM pythonic). The decision looks at most two gaps of 64 whitespace bytes ahead and
+/// consumes nothing, so it is the same at any chunking.
+pub struct JsonOrPython {
+    cfg: &'static PySyntax,
+    inner: Option<Box<dyn Reader>>,
+}
+
+impl JsonOrPython {
+    pub fn new(cfg: &'static PySyntax) -> JsonOrPython {
+        JsonOrPython { cfg, inner: None }
+    }
+
+    /// Whether `input` starts JSON call objects; `None` when more input is needed.
+    fn is_json(input: &str, eof: bool) -> Option<bool> {
+        let b = input.as_bytes();
+        let ws = |from: usize| from + b[from..].iter().take_while(|c| crate::json::scanner::is_ws(**c)).count();
+        let i = ws(0);
+        if i > 64 {
+            return Some(false);
+        }
+        match b.get(i) {
+            None => return if eof { Some(false) } else { None },
+            Some(b'{') => return Some(true),
+            Some(b'[') => {}
+            Some(_) => return Some(false),
+        }
+        let j = ws(i + 1);
+        if j - (i + 1) > 64 {
+            return Some(false);
+        }
+        match b.get(j) {
+            None => if eof { Some(false) } else { None },
+            Some(c) => Some(*c == b'{'),
+        }
+    }
+}
+
+impl Reader for JsonOrPython {
+    fn feed(&mut self, input: &str, eof: bool, sink: &mut crate::sink::Sink) -> crate::reader::Step {
+        if self.inner.is_none() {
+            let Some(json) = Self::is_json(input, eof) else { return crate::reader::Step::partial(0) };
+            self.inner = Some(if json {
+                Box::new(crate::json::call::CallsReader::new(crate::syntax::JsonShape::ObjectOrArray, crate::syntax::Wrapper::STANDARD, false))
+            } else {
+                reader(self.cfg, false)
+            });
+        }
+        match self.inner.as_mut() {
+            Some(r) => r.feed(input, eof, sink),
+            None => crate::reader::Step::reject(0),
+        }
+    }
+
+    fn committed(&self) -> bool {
+        self.inner.as_ref().is_some_and(|r| r.committed())
+    }
+}
+
 /// One Python literal (`{'a': 1, 'b': [None, True]}`) as a JSON value, read by the machine that
 /// reads call arguments (never evaluated); `None` when `text` is not exactly one literal.
 pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<crate::json::Value> {

@@ -55,7 +55,7 @@ pub fn rewrite_completion(body: &str, opts: &SseOptions) -> Rewritten {
         let Ok(mut p) = ToolCallParser::new(&o) else { continue };
         let mut events = p.push(&text);
         p.finish_into(&mut events);
-        let result = ParseResult::from_events(&events, p.keeps_repaired());
+        let result = ParseResult::from_events(&events);
         for d in &result.diagnostics {
             r.diagnostics.push(WireDiagnostic { choice: Some(index), label: d.label, message: d.message.clone(), index: d.index });
         }

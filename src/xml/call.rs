@@ -147,6 +147,9 @@ pub struct XmlReader {
     buf: String,
     /// Where in a text name the reader is.
     name_phase: NamePhase,
+    /// Spaces or tabs after a text name's last character: inside the name if more follows on
+    /// the same line (`<tool_call>get weather<arg_key>`).
+    name_ws: String,
     /// The parameter's opening marker, given back as text when the parameter is malformed.
     opened: String,
     /// The key of an element-style parameter, and its type element.
@@ -186,6 +189,7 @@ impl XmlReader {
             part,
             buf: String::new(),
             name_phase: NamePhase::Before,
+            name_ws: String::new(),
             opened: String::new(),
             key: String::new(),
             type_text: None,
@@ -205,7 +209,7 @@ impl XmlReader {
 
     /// The call name in the tag header read so far, if it is a valid one.
     fn tag_name(&self, sink: &Sink) -> Option<String> {
-        let h = header::parse(&self.buf, false)?;
+        let h = header::parse(&self.buf, true)?;
         let n = h.ident()?.trim();
         let ok = !n.is_empty() && n.len() <= sink.limits.max_name_bytes && !n.chars().any(char::is_control);
         ok.then(|| n.to_string())
@@ -217,7 +221,11 @@ impl XmlReader {
         for (at, c) in s.char_indices() {
             if c.is_whitespace() {
                 if self.name_phase == NamePhase::In {
-                    self.name_phase = NamePhase::After;
+                    if c == ' ' || c == '\t' {
+                        self.name_ws.push(c);
+                    } else {
+                        self.name_phase = NamePhase::After;
+                    }
                 }
                 continue;
             }
@@ -225,13 +233,21 @@ impl XmlReader {
             if bad {
                 return Err((at, None));
             }
-            if self.buf.len() + c.len_utf8() > sink.limits.max_name_bytes {
+            if self.buf.len() + self.name_ws.len() + c.len_utf8() > sink.limits.max_name_bytes {
                 return Err((at, Some(name_too_long(sink))));
             }
             self.name_phase = NamePhase::In;
+            self.buf.push_str(&self.name_ws);
+            self.name_ws.clear();
             self.buf.push(c);
         }
         Ok(())
+    }
+
+    /// A text name with spaces (`get weather`) is a call when a parameter or separator follows
+    /// it, or when the tools declare it; `<tool_call>some words</tool_call>` in prose is text.
+    fn name_confirmed(&self, marker: u8, sink: &Sink) -> bool {
+        marker != CLOSE || !self.buf.contains([' ', '\t']) || sink.tools.as_ref().is_some_and(|t| t.has(&self.buf))
     }
 
     fn start(&mut self, name: &str, sink: &mut Sink) {
@@ -364,6 +380,7 @@ impl XmlReader {
     }
 
     fn begin_value(&mut self, key: &str, format_string: Option<bool>, sink: &mut Sink) {
+        let format_string = format_string.or_else(|| (self.cfg.json_untyped && untyped(key, sink)).then_some(false));
         if self.may_wrap(key, sink) {
             self.wrap = Some(Wrap { key: key.to_string(), format_string, raw: String::new() });
         } else {
@@ -384,6 +401,14 @@ impl XmlReader {
                 wrap.map(|w| self.replay(w, false, sink));
             }
         }
+    }
+}
+
+/// Whether the schema gives parameter `key` of the open call no type.
+fn untyped(key: &str, sink: &Sink) -> bool {
+    match (&sink.tools, sink.call_name()) {
+        (Some(t), Some(name)) => t.param(name, key).is_none_or(|(schema, root)| crate::schema::types(schema, root).is_empty()),
+        _ => true,
     }
 }
 
@@ -435,7 +460,7 @@ impl Reader for XmlReader {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
                             let Some(name) = self.tag_name(sink) else {
-                                let ident = header::parse(&self.buf, false).and_then(|h| h.ident().map(|n| n.trim().len()));
+                                let ident = header::parse(&self.buf, true).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
                                     return Step::reject_with(i + at, name_too_long(sink));
                                 }
@@ -475,7 +500,7 @@ impl Reader for XmlReader {
                             return Step { used: i + bad, status: Status::Reject, error };
                         }
                         let c = code(&self.sets.name, idx);
-                        if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) {
+                        if self.buf.is_empty() || !matches!(c, SEP | PARAM | CLOSE) || !self.name_confirmed(c, sink) {
                             return Step::reject(i + at);
                         }
                         i += at;

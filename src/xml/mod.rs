@@ -81,6 +81,10 @@ pub struct XmlSyntax {
     /// Values are JSON (decoded when valid, else kept as strings) unless the format marks
     /// them as strings: DSML (`string="true"` is a string, anything else JSON), Muse Glimmer.
     pub json_values: bool,
+    /// Values of parameters the schema gives no type (no tools, undeclared, or no `type`) are
+    /// JSON when they parse, else strings; declared types still decide (Muse Spark: a string
+    /// parameter stays verbatim).
+    pub json_untyped: bool,
     /// Values may be wrapped in `<![CDATA[...]]>` (MiniCPM 5).
     pub cdata: bool,
     /// Keys of a lone parameter whose object value is the whole arguments (DSML `arguments`,
@@ -105,6 +109,7 @@ impl XmlSyntax {
         soft_stops: &[],
         trim_newline: false,
         json_values: false,
+        json_untyped: false,
         cdata: false,
         unwrap: &[],
         unwrap_needs_tools: false,

@@ -168,7 +168,7 @@ impl ParamValue {
         match self.kind {
             Kind::Str => w.close_string(&mut self.scratch),
             Kind::Typed => {
-                let json = sink.coerce_param(&self.key, self.trimmed());
+                let json = coerce_text(sink, &self.key, self.trimmed());
                 w.raw_value(&json, &mut self.scratch);
             }
             Kind::Json => {
@@ -179,13 +179,42 @@ impl ParamValue {
                     push_json_string(&mut s, self.trimmed());
                     s
                 } else {
-                    sink.coerce_param(&self.key, self.trimmed())
+                    coerce_text(sink, &self.key, self.trimmed())
                 };
                 w.raw_value(&json, &mut self.scratch);
             }
         }
         self.flush(sink);
     }
+}
+
+/// A text value of parameter `key` of the open call, coerced by its schema (`Sink::coerce_param`).
+/// A value that is not JSON but a Python literal (`{'a': True}`, `['x', 'y']`, `('a', 1)`) is
+/// read as that literal when the schema allows an object or an array and it is one, as vLLM's
+/// and mlx-lm's XML parsers do (`ast.literal_eval`).
+pub fn coerce_text(sink: &mut Sink, key: &str, text: &str) -> String {
+    if let Some(json) = python_container(sink, key, text) {
+        return sink.coerce_param_json(key, &json);
+    }
+    sink.coerce_param(key, text)
+}
+
+/// The JSON of a Python-literal object or array value, when the schema of `key` allows one and
+/// the text is not JSON.
+fn python_container(sink: &Sink, key: &str, text: &str) -> Option<String> {
+    let t = text.trim();
+    if !t.starts_with(['{', '[', '(']) || crate::json::parse(t).is_ok() {
+        return None;
+    }
+    let (Some(tools), Some(name)) = (&sink.tools, sink.call_name()) else { return None };
+    let (schema, root) = tools.param(name, key)?;
+    let allowed = crate::schema::types(schema, root);
+    if !allowed.has(crate::schema::Ty::Object) && !allowed.has(crate::schema::Ty::Array) {
+        return None;
+    }
+    let v = crate::pythonic::literal_to_json(t, &sink.limits)?;
+    let fits = (v.is_object() && allowed.has(crate::schema::Ty::Object)) || (v.is_array() && allowed.has(crate::schema::Ty::Array));
+    fits.then(|| v.to_string())
 }
 
 /// Valid JSON text of parameter `key` of the open call, coerced by its declared schema (as is

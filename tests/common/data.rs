@@ -155,7 +155,9 @@ fn rest(s: &str) -> String {
 /// tool-call-start 0 get_weather          index, name; ` id=…` when the id is not `call_<index>`
 /// tool-call-delta 0 {"city": "Paris"}    the arguments text (a JSON string when it would not
 ///                                        read back from a bare line)
-/// tool-call-end 0                        ` repaired` when the parser closed the arguments
+/// tool-call-end 0                        ` repaired` when the parser closed the arguments,
+///                                        ` left-out` when `parse()` leaves the call out (`kept`
+///                                        false), then its `text` as a JSON string if any
 /// diagnostic malformed_json 0            label, call index if any (the message is not kept)
 /// ```
 pub fn render_events(events: &[Event]) -> String {
@@ -169,8 +171,10 @@ pub fn render_events(events: &[Event]) -> String {
                 format!("tool-call-start {index} {}{id}", atom(name))
             }
             Event::ToolCallDelta { index, arguments_delta } => format!("tool-call-delta {index} {}", rest(arguments_delta)),
-            Event::ToolCallEnd { index, repaired, .. } => {
-                format!("tool-call-end {index}{}", if *repaired { " repaired" } else { "" })
+            Event::ToolCallEnd { index, repaired, kept, text, .. } => {
+                let repaired = if *repaired { " repaired" } else { "" };
+                let left_out = if *kept { String::new() } else if text.is_empty() { " left-out".into() } else { format!(" left-out {}", serde_json::to_string(text).unwrap()) };
+                format!("tool-call-end {index}{repaired}{left_out}")
             }
             Event::Diagnostic { label, index, .. } => match index {
                 Some(i) => format!("diagnostic {} {i}", label.as_str()),

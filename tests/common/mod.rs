@@ -207,6 +207,32 @@ pub fn merge(events: &[Event]) -> Vec<Event> {
     out
 }
 
+/// The merge rule a stream consumer applies (README, events), written independently of
+/// `ParseResult::from_events`: text and reasoning concatenate; a call is listed iff its end event
+/// says `kept`, else its end event's `text` is content at its place; every diagnostic is kept.
+pub fn merge_rule(events: &[Event]) -> ParseResult {
+    let (mut content, mut reasoning): (Option<String>, Option<String>) = (None, None);
+    let mut r = ParseResult::default();
+    for e in events {
+        match e {
+            Event::Text(t) => content.get_or_insert_default().push_str(t),
+            Event::Reasoning(t) => reasoning.get_or_insert_default().push_str(t),
+            Event::ToolCallEnd { kept: false, text, .. } if !text.is_empty() => content.get_or_insert_default().push_str(text),
+            Event::ToolCallEnd { kept: false, .. } => {}
+            Event::ToolCallEnd { id, name, arguments, .. } => {
+                r.tool_calls.push(toolwire::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
+            }
+            Event::Diagnostic { label, message, index } => {
+                r.diagnostics.push(toolwire::Diagnostic { label: *label, message: message.clone(), index: *index })
+            }
+            Event::ToolCallStart { .. } | Event::ToolCallDelta { .. } => {}
+        }
+    }
+    r.content = content;
+    r.reasoning = reasoning;
+    r
+}
+
 /// Streams `chunks` (as text) and returns all events; checks the hold-back bound after each push.
 pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event> {
     let mut p = ToolCallParser::new(f.options()).unwrap_or_else(|e| panic!("{}: {e}", f.name));
@@ -266,9 +292,12 @@ pub fn check_events(f: &Fixture, events: &[Event]) {
                 assert_eq!(i, index, "{}: delta for another call", f.name);
                 args.push_str(arguments_delta);
             }
-            Event::ToolCallEnd { index, arguments, id, name, .. } => {
+            Event::ToolCallEnd { index, arguments, id, name, repaired, kept, text } => {
                 let (i, args, start_id, start_name) = open.take().unwrap_or_else(|| panic!("{}: end outside a call", f.name));
                 assert_eq!(i, *index);
+                assert!(*kept || *repaired, "{}: call {i} is left out of parse() but was not repaired", f.name);
+                assert!(!*kept || text.is_empty(), "{}: kept call {i} carries text {text:?}", f.name);
+                output.push_str(text);
                 // The expected-events files show id and name at the start only.
                 assert_eq!((start_id, start_name), (id.as_str(), name.as_str()), "{}: call {i} ends with another id or name", f.name);
                 // Invariant 2: append-only arguments forming one JSON object.
@@ -386,9 +415,13 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
     // Invariant 3: parse() equals streaming the whole text and finishing.
     let streamed = stream_str(f, &[&f.input], usize::MAX);
     check_events(f, &streamed);
-    let keep = ToolCallParser::new(opts).unwrap().keeps_repaired();
-    assert_eq!(whole, ParseResult::from_events(&streamed, keep), "{}: parse() differs from streaming", f.name);
+    assert_eq!(whole, ParseResult::from_events(&streamed), "{}: parse() differs from streaming", f.name);
+    assert_eq!(whole, merge_rule(&streamed), "{}: the merge rule differs from parse()", f.name);
     let reference = merge(&streamed);
+    let check = |ev: &[Event], how: &str| {
+        assert_eq!(merge(ev), reference, "{}: {how} changes the events", f.name);
+        assert_eq!(merge_rule(ev), whole, "{}: {how}: merging the events by the rule differs from parse()", f.name);
+    };
 
     let input = f.input.as_str();
     let bytes = input.as_bytes();
@@ -397,16 +430,16 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
         if input.is_char_boundary(cut) {
             let ev = stream_str(f, &[&input[..cut], &input[cut..]], hold_bound);
             check_events(f, &ev);
-            assert_eq!(merge(&ev), reference, "{}: split at {cut} changes the events", f.name);
+            check(&ev, &format!("split at {cut}"));
         }
         let ev = stream_bytes(f, &[&bytes[..cut], &bytes[cut..]]);
-        assert_eq!(merge(&ev), reference, "{}: byte split at {cut} changes the events", f.name);
+        check(&ev, &format!("byte split at {cut}"));
     }
     // One character at a time.
     let chars: Vec<&str> = input.char_indices().map(|(i, c)| &input[i..i + c.len_utf8()]).collect();
     let ev = stream_str(f, &chars, hold_bound);
     check_events(f, &ev);
-    assert_eq!(merge(&ev), reference, "{}: char-by-char changes the events", f.name);
+    check(&ev, "char-by-char");
     // Random chunkings.
     let mut rng = Rng::new(bytes.len() as u64 + 7);
     for _ in 0..8 {
@@ -420,7 +453,7 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
         }
         let ev = stream_bytes(f, &chunks);
         check_events(f, &ev);
-        assert_eq!(merge(&ev), reference, "{}: random chunking changes the events", f.name);
+        check(&ev, "a random chunking");
     }
     (whole, reference)
 }

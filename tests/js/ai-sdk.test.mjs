@@ -246,6 +246,20 @@ test("a truncated call reaches the SDK as an invalid tool call (not run, not a c
   assert.deepEqual(calls, []);
 });
 
+test("the family's recovery default decides, as the end event's kept says: Gemma 4 keeps a cut-off call, Hermes does not", async () => {
+  const calls = [];
+  const gemma = '<|tool_call>call:get_weather{city:<|"|>Lon';
+  const g = await generateText({ model: wrapLanguageModel({ model: textModel("m", [gemma]), middleware: toolwireMiddleware("gemma4") }), prompt: "x", tools: weatherTools(calls) });
+  assert.deepEqual(g.toolCalls.map((c) => c.input), [{ city: "Lon" }], "kept by the family default, as parse() does");
+  assert.deepEqual(parse(gemma, "gemma4").toolCalls.map((c) => JSON.parse(c.arguments)), [{ city: "Lon" }]);
+  assert.deepEqual(calls, [{ city: "Lon" }]);
+  const streamed = [];
+  await collect(streamText({ model: wrapLanguageModel({ model: textModel("m", [gemma], { size: 2 }), middleware: toolwireMiddleware("gemma4") }), prompt: "x", tools: weatherTools(streamed) }).fullStream);
+  assert.deepEqual(streamed, [{ city: "Lon" }]);
+  const strict = await generateText({ model: wrapLanguageModel({ model: textModel("m", [gemma]), middleware: toolwireMiddleware({ parser: "gemma4", recover: false }) }), prompt: "x", tools: weatherTools([]) });
+  assert.equal(strict.content.find((p) => p.type === "tool-call").invalid, true);
+});
+
 test("malformed arguments: an invalid tool call by default, a call under policy lenient", async () => {
   const text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"</tool_call>';
   const calls = [];

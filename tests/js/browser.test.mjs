@@ -122,6 +122,24 @@ test("Chromium: SseRewriteStream over fetch on every recorded stream", { skip },
   await p.close();
 });
 
+test("Chromium: toolwire/anthropic through the import map (the browser condition) gives what Node gives", { skip }, async () => {
+  const fixture = JSON.parse(readFileSync(new URL("../fixtures/anthropic/roundtrip-reasoning-qwen3-coder.json", import.meta.url), "utf8"));
+  const upstream = fixture.upstream.map((e) => (typeof e === "string" ? `data: ${e}\n\n` : `data: ${JSON.stringify(e)}\n\n`)).join("");
+  const anthropic = await import("toolwire/anthropic");
+  const viaNode = new TextDecoder().decode(new Uint8Array(await new Response(new Response(upstream).body.pipeThrough(new anthropic.AnthropicSseStream(fixture.options))).arrayBuffer()));
+  const { p, errors } = await page();
+  const r = await p.evaluate(async ([upstream, options, completion]) => {
+    const a = await import("toolwire/anthropic");
+    await a.init();
+    const stream = new Response(upstream).body.pipeThrough(new a.AnthropicSseStream(options));
+    return { sse: new TextDecoder().decode(new Uint8Array(await new Response(stream).arrayBuffer())), message: a.toAnthropicMessage(completion, options) };
+  }, [upstream, fixture.options, fixture.completion]);
+  assert.deepEqual(errors, []);
+  assert.equal(r.sse, viaNode);
+  assert.deepEqual(r.message, fixture.expect);
+  await p.close();
+});
+
 test("Chromium: the package README's browser examples", { skip }, async () => {
   assert.equal(browserBlocks.length, 2);
   const { p, errors } = await page();

@@ -45,28 +45,43 @@ test("the README example", () => {
     { type: "text", text: "Checking." },
     { type: "tool-call-start", index: 0, id: "call_0", name: "get_weather" },
     { type: "tool-call-delta", index: 0, argumentsDelta: '{"city": "Paris"}' },
-    { type: "tool-call-end", index: 0, id: "call_0", name: "get_weather", arguments: '{"city": "Paris"}' },
+    { type: "tool-call-end", index: 0, id: "call_0", name: "get_weather", arguments: '{"city": "Paris"}', kept: true },
   ]);
 });
+
+/**
+ * The README's merge rule, as a stream consumer applies it: text and reasoning concatenate, a
+ * call is listed iff its end event says `kept` (a left-out call's `text` is content at its
+ * place), diagnostics are kept.
+ */
+function mergeRule(events) {
+  const r = { content: null, reasoning: null, toolCalls: [], diagnostics: [] };
+  for (const e of events) {
+    if (e.type === "text") r.content = (r.content ?? "") + e.text;
+    else if (e.type === "reasoning") r.reasoning = (r.reasoning ?? "") + e.text;
+    else if (e.type === "tool-call-end" && e.kept) r.toolCalls.push({ id: e.id, name: e.name, arguments: e.arguments });
+    else if (e.type === "tool-call-end" && e.text) r.content = (r.content ?? "") + e.text;
+    else if (e.type === "diagnostic") r.diagnostics.push({ ...e });
+  }
+  return r;
+}
 
 test("tests/data cases through the package: the expected events, at every split, and parse()", () => {
   assert.ok(cases.length > 100, `${cases.length} cases`);
   for (const c of cases) {
     const whole = merge(collect(new ToolCallParser(c.options), [c.input]));
     assert.deepEqual(renderEvents(whole), c.events, `${c.name}: the events differ from tests/data/${c.name}.expect`);
-    // parse() keeps every call the parser did not repair, and repaired ones as the policy says.
-    const ends = whole.filter((e) => e.type === "tool-call-end");
-    const kept = new Set(parse(c.input, c.options).toolCalls.map((t) => JSON.stringify(t)));
-    const asCall = ({ id, name, arguments: a }) => JSON.stringify({ id, name, arguments: a });
-    assert.ok(ends.every((e) => e.repaired || kept.has(asCall(e))), `${c.name}: parse() lost a call`);
-    assert.equal(kept.size, parse(c.input, c.options).toolCalls.length, `${c.name}: duplicate calls`);
-    assert.ok([...kept].every((k) => ends.some((e) => asCall(e) === k)), `${c.name}: parse() has a call no event ended`);
+    // Only repaired calls are left out; merging by `kept` gives parse(), whole and at every split.
+    const expected = parse(c.input, c.options);
+    assert.ok(whole.every((e) => e.type !== "tool-call-end" || e.kept || e.repaired), `${c.name}: a call left out without a repair`);
+    assert.deepEqual(mergeRule(whole), expected, `${c.name}: merging the events by kept differs from parse()`);
     const chars = [...c.input];
     for (let i = 1; i < chars.length; i++) {
       const p = new ToolCallParser(c.options);
       const split = merge(collect(p, [chars.slice(0, i).join(""), chars.slice(i).join("")]));
       p.free();
       assert.deepEqual(split, whole, `${c.name} split at ${i}`);
+      assert.deepEqual(mergeRule(split), expected, `${c.name} split at ${i}: merge rule differs from parse()`);
     }
   }
 });

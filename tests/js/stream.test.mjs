@@ -57,7 +57,7 @@ test("ToolCallStream: string chunks to events, in order", async () => {
     { type: "text", text: "Checking." },
     { type: "tool-call-start", index: 0, id: "call_0", name: "get_weather" },
     { type: "tool-call-delta", index: 0, argumentsDelta: '{"city": "Paris"}' },
-    { type: "tool-call-end", index: 0, id: "call_0", name: "get_weather", arguments: '{"city": "Paris"}' },
+    { type: "tool-call-end", index: 0, id: "call_0", name: "get_weather", arguments: '{"city": "Paris"}', kept: true },
   ]);
 });
 

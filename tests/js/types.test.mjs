@@ -13,6 +13,7 @@ const SOURCE = `
 import { parse, classify, ToolCallParser, type ParserOptions, type ToolCallEvent } from "toolwire";
 import { SseRewriteStream, ToolCallStream, rewriteChatCompletion } from "toolwire/stream";
 import { toolwireMiddleware, toolwireMiddlewareV3, formatToolCalls, promptFormats, type ToolwireMiddlewareOptions } from "toolwire/ai-sdk";
+import { toOpenAIRequest, toAnthropicMessage, AnthropicSseStream, AnthropicError, toAnthropicToolId, toOpenAIToolCallId, type AnthropicMessage } from "toolwire/anthropic";
 import { wrapLanguageModel, streamText } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 
@@ -35,7 +36,15 @@ streamText({ model, prompt: "x" });
 wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: [toolwireMiddleware("hermes")] });
 const v3: "v3" = toolwireMiddlewareV3({ parser: "hermes" }).specificationVersion;
 const text: string = formatToolCalls(promptFormats[0], [{ name: "f", args: { a: 1 } }]);
+const request = { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "hi" }] };
+const upstream: string = toOpenAIRequest(request, { model: { "claude-*": "qwen3-coder" }, maxTokens: 8192, reasoningField: "reasoning" }).model;
+const message: AnthropicMessage = toAnthropicMessage({ choices: [] }, { parser: "hermes", request, onDiagnostic: (d) => d.label === "parallel_calls" });
+new AnthropicSseStream({ ...rest, request, pingIntervalMs: 10000 });
+const status: number = new AnthropicError(400, "x").status;
+const id: string = toOpenAIToolCallId(toAnthropicToolId("call_1"));
 
+// @ts-expect-error reasoningField is "reasoning_content" or "reasoning"
+toOpenAIRequest(request, { reasoningField: "thoughts" });
 // @ts-expect-error policy is "strict" or "lenient"
 parse("x", { policy: "loose" });
 // @ts-expect-error bareJson is a boolean
@@ -46,7 +55,7 @@ new ToolCallParser().push({});
 parse(null);
 // @ts-expect-error tools come from each call, not from the middleware's options
 toolwireMiddleware({ tools: [] });
-export { events, text, v3 };
+export { events, text, v3, upstream, message, status, id };
 `;
 
 test("the .d.ts files compile against ai 7 and reject wrong uses", () => {

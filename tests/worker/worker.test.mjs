@@ -175,12 +175,12 @@ test("the parser: TOOL_CALL_PARSER over the model name, FALLBACK_PARSER when the
   });
 });
 
-test("a misconfigured parser answers 500 with the valid ids", async () => {
+test("a misconfigured parser answers 400 with the valid ids (issue 13, class 11)", async () => {
   await withWorker({ vars: { TOOL_CALL_PARSER: "nope" } }, async (mf) => {
     const res = await mf.dispatchFetch("http://worker/v1/chat/completions", chat({ model: "x", stream: true }));
-    assert.equal(res.status, 500);
+    assert.equal(res.status, 400);
     const { error } = await res.json();
-    assert.match(error.message, /unknown parser `nope`.*hermes/);
+    assert.match(error.message, /unknown TOOL_CALL_PARSER `nope`; valid ids: auto, .*hermes/);
   });
 });
 

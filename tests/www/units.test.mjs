@@ -73,7 +73,7 @@ test("replay of any chunk size gives the same merged events as parse()", () => {
       const r = new Replay(api, e.text, opts, size);
       while (r.step());
       const content = r.items.filter((i) => i.type === "text").map((i) => i.value).join("");
-      const names = r.items.filter((i) => i.type === "tool-call-end" && !i.event.repaired).map((i) => i.event.name);
+      const names = r.items.filter((i) => i.type === "tool-call-end" && i.event.kept).map((i) => i.event.name);
       assert.equal(content || null, want.content, `${e.family} chunk ${size}`);
       assert.deepEqual(names, want.toolCalls.map((c) => c.name), `${e.family} chunk ${size}`);
     }

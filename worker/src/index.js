@@ -3,22 +3,26 @@
 //
 // Configuration (wrangler vars and secrets, see README):
 //   UPSTREAM_URL       the upstream server; the request path and query are appended to it
-//   TOOL_CALL_PARSER   a toolwire parser id, or "auto" (default): detected from the request's model
+//   TOOL_CALL_PARSER   a toolwire parser id, or "auto" (default): detected from the request's model;
+//                      a request's `x-toolwire-parser` header overrides it
 //   FALLBACK_PARSER    used when detection finds nothing (default "generic")
 //   REASONING_PARSER   a reasoning parser id: reasoning goes to `reasoning_content`
+//   (a parser name that names no parser is answered 400 with the valid ids)
+//   MODEL_MAP, MAX_OUTPUT_TOKENS, PING_INTERVAL_MS: the Anthropic Messages route, see messages.js
 //   UPSTREAM_API_KEY   (secret) replaces the client's Authorization header
 //   CORS_ORIGINS       "*" or a comma-separated list of allowed origins (default: no CORS)
 //   MAX_BODY_BYTES     larger request bodies are refused with 413 (default 4 MiB)
 //   TOOLWIRE_COMMENTS  "false" keeps diagnostics out of the stream (default: SSE comment lines)
 //   PROFILE, RETRY_ON, MAX_RETRIES, FALLBACK_MODEL, RETRY_BASE_MS, RETRY_HOLD_BYTES: see profile.js
-import { detectParser } from "toolwire";
+import { detectParser, parsers, reasoningParsers } from "toolwire";
 import { SseRewriter, rewriteChatCompletion } from "toolwire/stream";
 import { answer, loadPolicy } from "./profile.js";
+import { MESSAGES_ROUTES, messages } from "./messages.js";
 
 const REWRITTEN = new Set(["/v1/chat/completions", "/v1/completions"]);
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"];
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-const EXPOSED = "x-toolwire-parser, x-toolwire-attempts, x-toolwire-retry, x-toolwire-model, x-toolwire-profile";
+const EXPOSED = "x-toolwire-parser, x-toolwire-attempts, x-toolwire-retry, x-toolwire-model, x-toolwire-profile, x-toolwire-note, x-toolwire-diagnostics, request-id";
 
 export default {
   async fetch(request, env) {
@@ -37,8 +41,9 @@ export default {
 };
 
 async function handle(request, env) {
-  if (!env.UPSTREAM_URL) return error(500, "toolwire worker: UPSTREAM_URL is not configured", "configuration_error", "no_upstream");
   const url = new URL(request.url);
+  if (MESSAGES_ROUTES.has(url.pathname)) return messages(request, env, { send, readLimited, rewriteOptions, ParserChoiceError, upstreamHeaders });
+  if (!env.UPSTREAM_URL) return error(500, "toolwire worker: UPSTREAM_URL is not configured", "configuration_error", "no_upstream");
   const target = env.UPSTREAM_URL.replace(/\/+$/, "") + url.pathname + url.search;
   const headers = upstreamHeaders(request.headers, env);
   if (request.method !== "POST" || !REWRITTEN.has(url.pathname)) {
@@ -54,6 +59,13 @@ async function handle(request, env) {
     // Not JSON: let the upstream answer it.
     return forward(target, { method: "POST", headers, body: text, signal: request.signal });
   }
+  let options;
+  try {
+    options = rewriteOptions(body, env, request.headers);
+  } catch (e) {
+    if (!(e instanceof ParserChoiceError)) throw e;
+    return error(400, e.message, "invalid_request_error", "unknown_parser");
+  }
   let policy;
   try {
     policy = loadPolicy(env);
@@ -63,11 +75,10 @@ async function handle(request, env) {
   if (policy.active) {
     return answer(policy, body, {
       send: (b) => send(target, { method: "POST", headers, body: JSON.stringify(b), signal: request.signal }),
-      options: (b) => rewriteOptions(b, env),
+      options: (b) => rewriteOptions(b, env, request.headers),
       rewriteStream,
     });
   }
-  const options = rewriteOptions(body, env);
   const upstream = await send(target, { method: "POST", headers, body: text, signal: request.signal });
   if (upstream instanceof Response && !upstream.ok) return upstream;
   if (!(upstream instanceof Response)) return upstream.error;
@@ -89,14 +100,40 @@ async function handle(request, env) {
   return new Response(fixed, { status: upstream.status, statusText: upstream.statusText, headers: out });
 }
 
-/** The rewrite options for a request: parser from env or the model, tools from the body. */
-function rewriteOptions(body, env) {
+/** A parser name (header or configuration) that names no parser: answered 400 with the valid ids. */
+class ParserChoiceError extends Error {}
+
+/** Checks a configured or requested parser name; `what` says where it came from. */
+function checkName(name, list, what, extra = []) {
+  const known = new Set(extra);
+  for (const p of list) {
+    known.add(p.id);
+    for (const a of p.aliases) known.add(a);
+  }
+  if (known.has(name)) return name;
+  throw new ParserChoiceError(`unknown ${what} \`${name}\`; valid ids: ${[...extra, ...list.map((p) => p.id)].join(", ")}`);
+}
+
+/**
+ * The rewrite options for a request: the parser from the `x-toolwire-parser` header, else
+ * TOOL_CALL_PARSER, else the model's family, else FALLBACK_PARSER; tools from the body. A name
+ * that names no parser throws ParserChoiceError (a typo must not look like a model bug).
+ */
+function rewriteOptions(body, env, headers) {
   const model = typeof body?.model === "string" ? body.model : undefined;
+  const families = parsers();
+  const requested = (headers?.get("x-toolwire-parser") ?? "").trim();
+  if (requested) checkName(requested, families, "parser in the x-toolwire-parser header", ["auto"]);
   const configured = (env.TOOL_CALL_PARSER ?? "").trim();
-  const parser = configured && configured !== "auto" ? configured : (detectParser(model ?? "") ?? (env.FALLBACK_PARSER || "generic"));
+  if (configured) checkName(configured, families, "TOOL_CALL_PARSER", ["auto"]);
+  const fallback = (env.FALLBACK_PARSER ?? "").trim();
+  if (fallback) checkName(fallback, families, "FALLBACK_PARSER");
+  const chosen = requested || configured;
+  const parser = chosen && chosen !== "auto" ? chosen : (detectParser(model ?? "") ?? (fallback || "generic"));
   const options = { parser, model, comments: env.TOOLWIRE_COMMENTS !== "false" };
   if (Array.isArray(body?.tools) && body.tools.length) options.tools = body.tools;
-  if (env.REASONING_PARSER) options.reasoning = env.REASONING_PARSER;
+  const reasoning = (env.REASONING_PARSER ?? "").trim();
+  if (reasoning) options.reasoning = checkName(reasoning, reasoningParsers(), "REASONING_PARSER");
   // vLLM's switch for hybrid thinking models: off means the output starts in content.
   const kwargs = body?.chat_template_kwargs;
   const thinking = kwargs?.enable_thinking ?? kwargs?.thinking;
@@ -207,6 +244,7 @@ async function forward(target, init) {
 function upstreamHeaders(incoming, env) {
   const headers = new Headers(incoming);
   for (const h of HOP_BY_HOP) headers.delete(h);
+  headers.delete("x-toolwire-parser");
   if (env.UPSTREAM_API_KEY) headers.set("authorization", `Bearer ${env.UPSTREAM_API_KEY}`);
   return headers;
 }

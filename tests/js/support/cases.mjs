@@ -100,7 +100,7 @@ export function renderEvents(events) {
       case "tool-call-delta":
         return `tool-call-delta ${e.index} ${rest(e.argumentsDelta)}`;
       case "tool-call-end":
-        return `tool-call-end ${e.index}${e.repaired ? " repaired" : ""}`;
+        return `tool-call-end ${e.index}${e.repaired ? " repaired" : ""}${e.kept ? "" : e.text ? ` left-out ${JSON.stringify(e.text)}` : " left-out"}`;
       case "diagnostic":
         return `diagnostic ${e.label}${e.index == null ? "" : ` ${e.index}`}`;
       default:
