@@ -622,19 +622,21 @@ class EventSplitter {
   #comments = [];
 
   push(text, out) {
-    this.#buf += text;
+    const buf = this.#buf + text;
     let start = 0;
+    // Line ends: \n, \r\n or \r. The next \r is looked up once, not per line (no rescans).
+    let cr = buf.indexOf("\r");
     for (;;) {
-      const nl = this.#buf.slice(start).search(/\r\n|\r|\n/);
-      if (nl < 0) break;
-      const end = start + nl;
+      if (cr >= 0 && cr < start) cr = buf.indexOf("\r", start);
+      const lf = buf.indexOf("\n", start);
+      const end = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
+      if (end < 0) break;
       // A lone \r at the end of the buffer may be the first half of \r\n.
-      if (this.#buf[end] === "\r" && end + 1 === this.#buf.length) break;
-      const line = this.#buf.slice(start, end);
-      start = end + (this.#buf.startsWith("\r\n", end) ? 2 : 1);
-      this.#line(line, out);
+      if (end === cr && end + 1 === buf.length) break;
+      this.#line(buf.slice(start, end), out);
+      start = end + (end === cr && buf.charCodeAt(end + 1) === 10 ? 2 : 1);
     }
-    this.#buf = this.#buf.slice(start);
+    this.#buf = buf.slice(start);
   }
 
   finish(out) {
@@ -914,9 +916,14 @@ export class AnthropicSseStream extends TransformStream {
       if (!freed) rw.free();
       freed = true;
     };
-    const out = (text) => {
+    // Output is collected per upstream chunk and enqueued once (pings go out at once).
+    let pending = [];
+    const out = (text) => pending.push(text);
+    const send = () => {
+      if (pending.length === 0) return;
       last = Date.now();
-      controller.enqueue(encoder.encode(text));
+      controller.enqueue(encoder.encode(pending.join("")));
+      pending = [];
     };
     const report = (d) => {
       out(`: toolwire ${d.label} ${JSON.stringify({ ...(d.index !== undefined && { index: d.index }), message: d.message })}\n\n`);
@@ -937,6 +944,7 @@ export class AnthropicSseStream extends TransformStream {
             if (bridge.ended || Date.now() - last < ping) return;
             try {
               out(sse("ping", {}));
+              send();
             } catch {
               clearInterval(timer);
               timer = null;
@@ -948,6 +956,7 @@ export class AnthropicSseStream extends TransformStream {
         try {
           if (bridge.ended) return;
           feed(rw.push(asBytes(chunk)), false);
+          send();
         } catch (e) {
           free();
           throw e;
@@ -959,6 +968,7 @@ export class AnthropicSseStream extends TransformStream {
             feed(rw.finish(), true);
             bridge.end();
           }
+          send();
         } finally {
           free();
         }

@@ -27,6 +27,9 @@ const DERIVED: &[(&str, &str)] = &[
     ("functiongemma", "functiongemma"),
     ("granite20bfunctioncalling", "granite-20b-fc"),
     ("granite20bfc", "granite-20b-fc"),
+    // Llama-Nemotron Super/Nano speak <TOOLCALL>; other Llama 3.1 Nemotrons speak Llama 3 JSON.
+    ("nemotronsuper", "nemotron_json"),
+    ("nemotronnano", "nemotron_json"),
 ];
 
 /// Base model families (longest match wins).

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! - `Text` scans for the family's markers (and reasoning markers) with minimal hold-back.
-//! - `Payload` hands the bytes to a fresh reader (JSON, named JSON, XML, pythonic, ...). Until the
+//! - `Payload` hands the bytes to a reader (JSON, named JSON, XML, pythonic, ...; the previous
+//!   payload's reader when it can reset itself, else a new one). Until the
 //!   reader starts a call, the bytes it consumed are kept: if it rejects (e.g. `<tool_call>`
 //!   mentioned in prose), marker and bytes come back as text, so nothing is lost.
 //! - `After` consumes an optional closing marker after a payload.
@@ -21,7 +22,7 @@
 
 use crate::prelude::*;
 use crate::event::Label;
-use crate::reader::{CallError, Reader, Status, READER_LOOKAHEAD};
+use crate::reader::{reuse, CallError, Reader, Status, READER_LOOKAHEAD};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
@@ -43,6 +44,8 @@ struct PayloadState {
     calls_at_start: usize,
     /// Length of a bare opening marker (0 for consumed markers).
     bare_len: usize,
+    /// The family's payload (not the `bareJson` one): its reader may be reused.
+    main: bool,
 }
 
 enum Mode {
@@ -66,6 +69,9 @@ pub struct Engine {
     payload: Payload,
     /// Read after the `BARE_PAYLOAD` marker (see `set_recovery`).
     bare_payload: Payload,
+    /// The last payload's reader, reused for the next payload when it can reset itself
+    /// (`Reader::reset`: its marker sets are built once per parser, not once per payload).
+    spare: Option<Box<dyn Reader>>,
     has_end: bool,
     content: MarkerSet,
     thinking: MarkerSet,
@@ -126,6 +132,7 @@ impl Engine {
         Engine {
             payload: syntax.payload,
             bare_payload: Payload::None,
+            spare: None,
             has_end: !syntax.end.is_empty(),
             content,
             thinking,
@@ -257,6 +264,13 @@ impl Engine {
                             Act::Section => self.acct.hold(end, true),
                             Act::Start => self.acct.hold(end, true),
                             Act::Bare | BARE_PAYLOAD => {}
+                            // Swallowed inside reasoning after whitespace the sink holds back:
+                            // that whitespace is reasoning (held bytes stay contiguous).
+                            Act::Ignore if reasoning && sink.held_reasoning_ws() > 0 => {
+                                sink.flush_reasoning_ws();
+                                self.acct.record(off + at, SpanKind::Reasoning, sink);
+                                self.acct.record(end, SpanKind::Markup, sink);
+                            }
                             _ => self.acct.record(end, SpanKind::Markup, sink),
                         }
                         match set.act(idx) {
@@ -268,14 +282,14 @@ impl Engine {
                             }
                             Act::Start => {
                                 let held = marker.to_string();
-                                self.open_payload(self.payload, held, 0, sink);
+                                self.open_payload(true, held, 0, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(self.payload, String::new(), len, sink);
+                                self.open_payload(true, String::new(), len, sink);
                                 return Some(at);
                             }
                             BARE_PAYLOAD => {
-                                self.open_payload(self.bare_payload, String::new(), len, sink);
+                                self.open_payload(false, String::new(), len, sink);
                                 return Some(at);
                             }
                             _ => {}
@@ -342,10 +356,10 @@ impl Engine {
                         match self.section_set.act(idx) {
                             Act::Start => {
                                 let held = self.section_set.text(idx).to_string();
-                                self.open_payload(self.payload, held, 0, sink);
+                                self.open_payload(true, held, 0, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(self.payload, String::new(), len, sink);
+                                self.open_payload(true, String::new(), len, sink);
                                 return Some(0);
                             }
                             Act::SectionEnd => {
@@ -551,17 +565,25 @@ impl Engine {
 
     /// Starts reading a payload of kind `payload`; `held` is its consumed opening marker,
     /// `bare_len` the length of an opening marker that belongs to the payload (0 for none).
-    fn open_payload(&mut self, payload: Payload, held: String, bare_len: usize, sink: &Sink) {
-        let reader = payload.reader(bare_len > 0);
+    /// Opens the family's payload (`main`) or the `bareJson` one.
+    fn open_payload(&mut self, main: bool, held: String, bare_len: usize, sink: &Sink) {
+        let payload = if main { self.payload } else { self.bare_payload };
+        // A custom factory may make a different reader for the next payload.
+        let spare = self.spare.take().filter(|_| main && !matches!(payload, Payload::Custom(_)));
+        let reader = reuse(spare, bare_len > 0, || payload.reader(bare_len > 0));
         self.mode = Mode::Payload(PayloadState {
             reader,
             held,
             calls_at_start: sink.calls_started(),
             bare_len,
+            main,
         });
     }
 
     fn after_payload(&mut self) {
+        if let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Skip) {
+            self.spare = p.main.then_some(p.reader);
+        }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
             Mode::After { held: String::new() }
@@ -591,6 +613,7 @@ impl Engine {
             sink.text(&p.held);
         }
         self.acct.record(at, if drop { SpanKind::Dropped } else { SpanKind::Text }, sink);
+        self.spare = p.main.then_some(p.reader);
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text.

@@ -41,6 +41,23 @@ pub trait Reader {
     fn committed(&self) -> bool {
         false
     }
+
+    /// Makes this reader what its payload kind's `reader(bare)` would make for the next payload
+    /// of the same family, keeping what it built once (marker sets), and returns true; false
+    /// when it cannot (the sequencer then makes a new one).
+    fn reset(&mut self, _bare: bool) -> bool {
+        false
+    }
+}
+
+/// `spare` reset for a new payload (`Reader::reset`), or a new reader from `make`.
+pub fn reuse(spare: Option<Box<dyn Reader>>, bare: bool, make: impl FnOnce() -> Box<dyn Reader>) -> Box<dyn Reader> {
+    match spare {
+        Some(mut reader) => {
+            if reader.reset(bare) { reader } else { make() }
+        }
+        None => make(),
+    }
 }
 
 /// See `Reader::feed`.
@@ -144,3 +161,66 @@ impl Step {
 /// What a reader may keep unconsumed while deciding between parts of a payload: whitespace (at
 /// most 64 bytes per gap, two gaps) around a separator or a marker of at most 64 bytes.
 pub const READER_LOOKAHEAD: usize = 64 * 3 + 8;
+
+/// A payload inside another reader's payload (an invoke inside a Muse tool message): the
+/// sequencer's commit bookkeeping for it, in one place. Until the inner reader starts a call
+/// (or commits), the bytes it consumed are held, the opening marker first; if it turns out not
+/// to be a payload, its error is reported and those bytes come back for the outer reader to
+/// emit as text. A call it started is ended when it ends (`truncation` at the end of input).
+pub struct Nested {
+    reader: Box<dyn Reader>,
+    held: String,
+    calls_before: usize,
+}
+
+/// What a `Nested::feed` came to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Nest {
+    /// The inner payload goes on.
+    More,
+    /// It ended (its call, if any, is ended).
+    Ended,
+    /// It was not a payload: these bytes (opening marker included) are text.
+    Text(String),
+}
+
+impl Nested {
+    /// `reader` opened at `opening` (consumed by the outer reader).
+    pub fn new(reader: Box<dyn Reader>, opening: &str, sink: &Sink) -> Nested {
+        Nested { reader, held: opening.into(), calls_before: sink.calls_started() }
+    }
+
+    /// The inner reader, for reuse (`Reader::reset`) once its payload is over.
+    pub fn into_reader(self) -> Box<dyn Reader> {
+        self.reader
+    }
+
+    /// Feeds the inner reader; returns the bytes it used and what that came to.
+    pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Nest) {
+        let step = self.reader.feed(input, eof, sink);
+        let used = step.used.min(input.len());
+        let committed = sink.calls_started() > self.calls_before || self.reader.committed();
+        if !committed {
+            self.held.push_str(&input[..used]);
+        }
+        match step.status {
+            Status::Partial if !eof => (used, Nest::More),
+            _ if !committed => {
+                if let Some(e) = &step.error {
+                    sink.diag(e.label(), e.message(), None);
+                }
+                (used, Nest::Text(core::mem::take(&mut self.held)))
+            }
+            status => {
+                if sink.in_call() {
+                    if status == Status::Partial {
+                        sink.end_call_truncated();
+                    } else {
+                        sink.end_call();
+                    }
+                }
+                (used, Nest::Ended)
+            }
+        }
+    }
+}

@@ -66,7 +66,7 @@ pub enum Hit {
 }
 
 impl MarkerSet {
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         MarkerSet { markers: Vec::new(), first: [0; 4], needles: [0; SWAR_MAX], n_needles: 0, longest: 0 }
     }
 

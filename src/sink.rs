@@ -225,6 +225,12 @@ impl Sink {
         }
     }
 
+    /// Emits the reasoning whitespace held back: a marker swallowed inside reasoning follows it.
+    pub fn flush_reasoning_ws(&mut self) {
+        let ws = core::mem::take(&mut self.reasoning_ws);
+        self.push_reasoning(&ws);
+    }
+
     fn push_reasoning(&mut self, s: &str) {
         if s.is_empty() {
             return;

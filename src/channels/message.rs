@@ -32,7 +32,7 @@ use crate::prelude::*;
 use crate::event::Label;
 use crate::json::call::skip_ws;
 use crate::json::named::RawArgs;
-use crate::reader::{CallError, Reader, Status, Step};
+use crate::reader::{reuse, CallError, Nest, Nested, Reader, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
 use crate::syntax::{Payload, Syntax};
@@ -278,9 +278,8 @@ enum Part {
     /// A JSON call body: before its `{`.
     JsonOpen,
     JsonArgs,
-    /// An invoke in a tool message, and the bytes given to it before its call started (text
-    /// if it turns out not to be a call).
-    Invoke(Box<XmlReader>, String),
+    /// An invoke in a tool message.
+    Invoke(Nested),
 }
 
 /// Reads one message; see the module docs.
@@ -296,7 +295,8 @@ pub struct MessageReader {
     name: String,
     args: RawArgs,
     gap: Gap,
-    calls_before: usize,
+    /// The last invoke's reader, reset for the next one.
+    spare_invoke: Option<Box<dyn Reader>>,
 }
 
 impl MessageReader {
@@ -324,7 +324,7 @@ impl MessageReader {
             name: String::new(),
             args: RawArgs::default(),
             gap: Gap::default(),
-            calls_before: 0,
+            spare_invoke: None,
         }
     }
 
@@ -433,6 +433,15 @@ impl Reader for MessageReader {
         self.committed
     }
 
+    fn reset(&mut self, _bare: bool) -> bool {
+        self.part = Part::Header(Header::new(false, Slot::Free));
+        self.committed = false;
+        self.name.clear();
+        self.args = RawArgs::default();
+        self.gap = Gap::default();
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
         loop {
@@ -460,8 +469,8 @@ impl Reader for MessageReader {
                     match marker {
                         INVOKE => {
                             let CallBody::Invokes { open, xml, .. } = self.cfg.calls else { return Step::done(i) };
-                            self.calls_before = sink.calls_started();
-                            self.part = Part::Invoke(Box::new(XmlReader::new(xml)), open.to_string());
+                            let reader = reuse(self.spare_invoke.take(), false, || Box::new(XmlReader::new(xml)));
+                            self.part = Part::Invoke(Nested::new(reader, open, sink));
                             i += len;
                         }
                         FRAMING => i += len,
@@ -508,35 +517,19 @@ impl Reader for MessageReader {
                     i += used;
                     return if ended { Step::done(i) } else { Step::partial(i) };
                 }
-                Part::Invoke(call, raw) => {
-                    let step = call.feed(rest, eof, sink);
-                    let used = step.used.min(rest.len());
-                    let started = sink.calls_started() > self.calls_before;
-                    if !started {
-                        raw.push_str(&rest[..used]);
-                    }
+                Part::Invoke(call) => {
+                    let (used, nest) = call.feed(rest, eof, sink);
                     i += used;
-                    match step.status {
-                        Status::Partial if !eof => return Step::partial(i),
-                        _ if !started => {
-                            // Not a call after all: its markup is text, after what broke it.
-                            if let Some(e) = &step.error {
-                                sink.diag(e.label(), e.message(), None);
-                            }
-                            let raw = core::mem::take(raw);
-                            self.gap.push(&raw, sink, None);
-                        }
-                        _ => {
-                            if sink.in_call() {
-                                if eof && step.status == Status::Partial {
-                                    sink.end_call_truncated();
-                                } else {
-                                    sink.end_call();
-                                }
-                            }
-                        }
+                    if nest == Nest::More {
+                        return Step::partial(i);
                     }
-                    self.part = Part::Body(Route::Call);
+                    if let Part::Invoke(call) = core::mem::replace(&mut self.part, Part::Body(Route::Call)) {
+                        self.spare_invoke = Some(call.into_reader());
+                    }
+                    if let Nest::Text(raw) = nest {
+                        // Not a call after all: its markup is text.
+                        self.gap.push(&raw, sink, None);
+                    }
                 }
             }
         }

@@ -86,6 +86,14 @@ pub static FAMILIES: &[Family] = &[
         id_style: Prefixed,
     },
     Family {
+        id: "nemotron_json",
+        aliases: &["llama_nemotron_json"],
+        models: names!["nvidia/Llama-3_3-Nemotron-Super-49B-v1", "nvidia/Llama-3.1-Nemotron-Nano-8B-v1"],
+        description: text!("Llama-Nemotron Super/Nano: <TOOLCALL>[{\"name\", \"arguments\"}, …]</TOOLCALL> (a lone object without brackets too)."),
+        syntax: Syntax { start: &["<TOOLCALL>"], end: &["</TOOLCALL>"], payload: Payload::Json(ObjectOrArray, Wrapper::STANDARD), ..Syntax::NONE },
+        id_style: Prefixed,
+    },
+    Family {
         id: "generic",
         aliases: &[],
         models: names![],

@@ -103,16 +103,19 @@ impl CallsReader {
         while i < bytes.len() && (if python { lex::is_ident_byte(bytes[i]) || bytes[i] == b'.' } else { !matches!(bytes[i], b'{' | b'(' | b'<' | b'\n') }) {
             i += 1;
         }
-        self.name.push_str(&input[start..i]);
-        if self.name.len() > sink.limits.max_name_bytes {
-            let msg = format!("a tool name ran past the {}-byte maxNameBytes limit; released as text", sink.limits.max_name_bytes);
+        let max = sink.limits.max_name_bytes;
+        if let Some(at) = crate::limits::crossing(input, start, i, self.name.len(), max) {
+            // The name fails at the byte that crosses the limit; what follows is read again.
+            self.name.push_str(&input[start..at]);
+            let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
             if self.calls == 0 {
                 self.st = St::Done;
-                return Err(Step::reject_with(i, CallError::Limit(msg)));
+                return Err(Step::reject_with(at, CallError::Limit(msg)));
             }
             sink.diag(Label::LimitExceeded, msg, None);
-            return Err(self.not_call(i, sink));
+            return Err(self.not_call(at, sink));
         }
+        self.name.push_str(&input[start..i]);
         let Some(&c) = bytes.get(i) else {
             if !eof {
                 return Err(Step::partial(i));

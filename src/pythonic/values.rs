@@ -7,7 +7,7 @@
 //! Output contract (`feed`): JSON fragments go to the sink as soon as they are final:
 //! `{"k": ` at the key's `=`/`:`, strings character by character, containers as their
 //! structure appears, scalars when their token ends. What cannot be final yet is deferred in
-//! `pend`, bounded by `max_buffer_bytes`:
+//! `pend`, bounded by `max_buffer_bytes` of input (see `held_in`):
 //! - the first member of `{...}` until `:` or `,` says dict or set, of `(...)` until `,` or `)`
 //!   says tuple or parenthesised value, and Python dict keys until their `:` (non-string keys
 //!   become JSON strings);
@@ -158,7 +158,11 @@ pub struct Values {
     /// Quote token (`Act::Other(0)`) and stop markers (`Act::Other(1)`).
     marks: MarkerSet,
     scratch: String,
-    overflow: bool,
+    /// Input bytes consumed while output was deferred or a text collected (`holding`): at
+    /// most `max_buffer_bytes`. The limit fails at the input byte that would cross it, so at
+    /// the same byte whatever the chunking (`pend` and `text` stay within a small multiple of
+    /// it: escaping at most sextuples a byte).
+    held_in: usize,
     /// Consumed input of a token that failed (given back as text by the reader).
     unread: String,
 }
@@ -186,7 +190,7 @@ impl Values {
             high: None,
             marks,
             scratch: String::new(),
-            overflow: false,
+            held_in: 0,
             unread: String::new(),
         };
         v.out("{", sink);
@@ -206,9 +210,6 @@ impl Values {
         }
         if self.caps > 0 {
             self.pend.push_str(s);
-            if self.pend.len() > sink.limits.max_buffer_bytes {
-                self.overflow = true;
-            }
         } else {
             sink.args(s);
         }
@@ -497,11 +498,13 @@ impl Values {
         }
     }
 
-    fn collect(&mut self, s: &str, sink: &Sink) {
+    fn collect(&mut self, s: &str, _sink: &Sink) {
         self.text.push_str(s);
-        if self.text.len() > sink.limits.max_buffer_bytes {
-            self.overflow = true;
-        }
+    }
+
+    /// Output is deferred or a text collected: consumed input is held (`held_in`).
+    fn holding(&self) -> bool {
+        self.caps > 0 || (matches!(self.tok, Tok::Bare | Tok::Quoted) && self.mode != TextMode::Stream)
     }
 
     /// The text value ended; `trim` for bare values.
@@ -539,23 +542,41 @@ impl Values {
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
         let mut i = 0;
         loop {
-            if self.overflow {
-                return (i, Status::Failed(CallError::Limit(format!("a value needed more than {} bytes of buffer", sink.limits.max_buffer_bytes))));
-            }
             if self.stack.is_empty() {
                 return (i, Status::Closed);
             }
-            let r = match self.tok {
-                Tok::None => self.between(input, i, eof, sink),
-                Tok::Ident { arg } => self.ident(input, i, eof, arg, sink),
-                Tok::Num => self.num(input, i, eof, sink),
-                Tok::Str { q, triple, flags } => self.py_str(input, i, eof, q, triple, flags, sink),
-                Tok::Quoted => self.quoted(input, i, eof, sink),
-                Tok::Bare => self.bare(input, i, eof, sink),
-                Tok::Key { quoted } => self.kv_key(input, i, eof, quoted, sink),
+            // While holding, the token sees the input only up to the byte that would cross
+            // `max_buffer_bytes`; needing more than that fails there.
+            let holding = self.holding();
+            if !holding {
+                self.held_in = 0;
+            }
+            let max = sink.limits.max_buffer_bytes;
+            let cap = crate::limits::crossing(input, i, input.len(), self.held_in, max).filter(|_| holding);
+            let (view, view_eof) = match cap {
+                Some(at) => (&input[..at], false),
+                None => (input, eof),
             };
+            let r = match self.tok {
+                Tok::None => self.between(view, i, view_eof, sink),
+                Tok::Ident { arg } => self.ident(view, i, view_eof, arg, sink),
+                Tok::Num => self.num(view, i, view_eof, sink),
+                Tok::Str { q, triple, flags } => self.py_str(view, i, view_eof, q, triple, flags, sink),
+                Tok::Quoted => self.quoted(view, i, view_eof, sink),
+                Tok::Bare => self.bare(view, i, view_eof, sink),
+                Tok::Key { quoted } => self.kv_key(view, i, view_eof, quoted, sink),
+            };
+            let used = match &r {
+                Ok(j) | Err(Halt::More(j)) | Err(Halt::Stop(j, _)) => *j,
+            };
+            if holding {
+                self.held_in += used - i;
+            }
             match r {
                 Ok(j) => i = j,
+                Err(Halt::More(j)) if cap.is_some() => {
+                    return (j, Status::Failed(CallError::Limit(format!("a value needed more than {max} bytes of buffer"))));
+                }
                 Err(Halt::More(j)) => return (j, Status::More),
                 Err(Halt::Stop(j, s)) => return (j, s),
             }

@@ -74,6 +74,19 @@ struct Sets {
 }
 
 impl Sets {
+    const EMPTY: Sets = Sets {
+        open: MarkerSet::new(),
+        header: MarkerSet::new(),
+        name: MarkerSet::new(),
+        between: MarkerSet::new(),
+        key: MarkerSet::new(),
+        after_key: MarkerSet::new(),
+        type_text: MarkerSet::new(),
+        value: MarkerSet::new(),
+        cdata_open: MarkerSet::new(),
+        cdata_close: MarkerSet::new(),
+    };
+
     fn new(c: &XmlSyntax) -> Sets {
         let (key_close, type_elem, value_open): (&[&str], _, &[&str]) = match &c.key {
             Key::Tag => (&[], None, &[]),
@@ -176,6 +189,10 @@ struct Wrap {
 
 impl XmlReader {
     pub fn new(cfg: &'static XmlSyntax) -> XmlReader {
+        XmlReader::with_sets(cfg, Sets::new(cfg))
+    }
+
+    fn with_sets(cfg: &'static XmlSyntax, sets: Sets) -> XmlReader {
         let part = if !cfg.call_open.is_empty() {
             Part::CallOpen
         } else if matches!(cfg.name, Name::Tag) {
@@ -185,7 +202,7 @@ impl XmlReader {
         };
         XmlReader {
             cfg,
-            sets: Sets::new(cfg),
+            sets,
             part,
             buf: String::new(),
             name_phase: NamePhase::Before,
@@ -418,6 +435,12 @@ fn name_too_long(sink: &Sink) -> CallError {
 }
 
 impl Reader for XmlReader {
+    fn reset(&mut self, _bare: bool) -> bool {
+        let sets = core::mem::replace(&mut self.sets, Sets::EMPTY);
+        *self = XmlReader::with_sets(self.cfg, sets);
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
         loop {

@@ -494,7 +494,7 @@ test("a capture with two choices, and one that lost its blank lines; a completio
   await settled(page);
   assert.match(await page.textContent("#input-kind"), /choice 1/);
   assert.ok((await table(page)).every((r) => r.calls.length === 0));
-  assert.match(await page.textContent("#show-all"), /^Show the other 55 families/, "only the model's family leads");
+  assert.match(await page.textContent("#show-all"), /^Show the other 56 families/, "only the model's family leads");
   // A capture pasted from a log, without the blank lines between events.
   await paste(page, captured("hermes-qwen25.sse").replaceAll("\n\n", "\n"));
   assert.match(await page.textContent("#input-kind"), /SSE capture: 85 events/);
