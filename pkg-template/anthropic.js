@@ -516,6 +516,16 @@ export function toAnthropicUsage(usage) {
 }
 
 /**
+ * Usage for the answer: the upstream's when it reported any; else estimates (about 4 characters
+ * per token of the request and of what was emitted), so a client that compacts its context on
+ * usage (Claude Code) still sees it grow behind an upstream that reports none.
+ */
+function usageOf(usage, request, outputChars) {
+  if (Number.isFinite(usage?.prompt_tokens) || Number.isFinite(usage?.completion_tokens)) return toAnthropicUsage(usage);
+  return { input_tokens: request ? estimateInputTokens(request) : 0, output_tokens: Math.ceil(outputChars / 4), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+/**
  * The stop reason from what was emitted (bridges P5): `tool_use` when a tool_use block went out
  * (and the model was not cut off), `max_tokens` for `length`, `stop_sequence` when the upstream
  * names a matched stop string (vLLM's `stop_reason`), `refusal` for `content_filter`, else
@@ -528,6 +538,14 @@ function stopReason(finish, choiceStop, calls, request) {
   const stops = Array.isArray(request?.stop_sequences) ? request.stop_sequences : [];
   if (typeof choiceStop === "string" && stops.includes(choiceStop)) return { stop_reason: "stop_sequence", stop_sequence: choiceStop };
   return { stop_reason: "end_turn", stop_sequence: null };
+}
+
+/** The characters of a message's text, thinking and arguments as written (the output estimate when the upstream reports no usage). */
+function outputChars(content, calls) {
+  let n = 0;
+  for (const b of content) n += b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0;
+  for (const c of calls) n += typeof c?.function?.arguments === "string" ? c.function.arguments.length : 0;
+  return n;
 }
 
 /** Splits bridge options from the parser/rewriter options; the request's tools type the arguments. */
@@ -604,7 +622,7 @@ export function toAnthropicMessage(completion, options) {
     model: bridge.request?.model ?? parsed.model ?? "",
     content,
     ...stopReason(choice.finish_reason, choice.stop_reason, calls.length, bridge.request),
-    usage: toAnthropicUsage(parsed.usage),
+    usage: usageOf(parsed.usage, bridge.request, outputChars(content, calls)),
   };
 }
 
@@ -612,6 +630,8 @@ export function toAnthropicMessage(completion, options) {
 // Streaming
 
 const encoder = new TextEncoder();
+/** The rewriter's default `maxEventBytes` (1 MiB), also the longest event the bridge holds. */
+const DEFAULT_MAX_EVENT = 1 << 20;
 const sse = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 /** Splits text into SSE events (`{event, data, comments}`), across chunk boundaries. */
@@ -620,6 +640,15 @@ class EventSplitter {
   #event = null;
   #data = null;
   #comments = [];
+  #limit;
+  #size = 0;
+  #oversized = false;
+  #skipping = false;
+
+  /** `limit`: characters one event may hold; a longer event is skipped (`{oversized: true}`). */
+  constructor(limit) {
+    this.#limit = limit;
+  }
 
   push(text, out) {
     const buf = this.#buf + text;
@@ -637,6 +666,12 @@ class EventSplitter {
       start = end + (end === cr && buf.charCodeAt(end + 1) === 10 ? 2 : 1);
     }
     this.#buf = buf.slice(start);
+    if (this.#buf.length > this.#limit) {
+      // A line longer than an event may be: its rest is skipped up to the next line end.
+      this.#buf = "";
+      this.#skipping = true;
+      this.#oversized = true;
+    }
   }
 
   finish(out) {
@@ -646,13 +681,23 @@ class EventSplitter {
   }
 
   #line(line, out) {
+    if (this.#skipping) {
+      this.#skipping = false;
+      if (line !== "") return;
+    }
     if (line === "") {
-      if (this.#data !== null || this.#event !== null || this.#comments.length) out.push({ event: this.#event, data: this.#data, comments: this.#comments });
+      if (this.#oversized) out.push({ event: null, data: null, comments: [], oversized: true });
+      else if (this.#data !== null || this.#event !== null || this.#comments.length) out.push({ event: this.#event, data: this.#data, comments: this.#comments });
       this.#event = null;
       this.#data = null;
       this.#comments = [];
+      this.#size = 0;
+      this.#oversized = false;
       return;
     }
+    this.#size += line.length + 1;
+    if (this.#size > this.#limit) this.#oversized = true;
+    if (this.#oversized) return;
     if (line.startsWith(":")) {
       this.#comments.push(line.slice(1));
       return;
@@ -683,6 +728,7 @@ class Bridge {
   #calls = new Map(); // wire index -> {id, name, args, state: "waiting"|"open"|"closed", buffer}
   #waiting = [];
   #space = "";
+  #outChars = 0;
   #toolUses = 0;
   #finish = null;
   #choiceStop = null;
@@ -706,7 +752,7 @@ class Bridge {
   #start(chunk) {
     if (this.#started) return;
     this.#started = true;
-    const usage = toAnthropicUsage(chunk?.usage);
+    const usage = usageOf(chunk?.usage, this.#request, 0);
     this.#emit("message_start", {
       message: {
         id: messageId(chunk?.id),
@@ -722,8 +768,12 @@ class Bridge {
   }
 
   /** One SSE event of the rewriter's output. */
-  event({ event, data, comments }) {
+  event({ event, data, comments, oversized }) {
     if (this.#ended) return;
+    if (oversized) {
+      this.#report({ label: "limit_exceeded", message: "an upstream event longer than maxEventBytes was skipped" });
+      return;
+    }
     for (const c of comments) {
       const d = c.startsWith(" toolwire ") ? diagnosticOf(c) : null;
       // The upstream's keep-alive comments become pings (Claude Code's idle watchdog counts them).
@@ -777,6 +827,7 @@ class Bridge {
       this.#open = { kind, index };
       this.#emit("content_block_start", { index, content_block: kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" } });
     }
+    this.#outChars += text.length;
     this.#emit("content_block_delta", { index: this.#open.index, delta: kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text } });
   }
 
@@ -803,6 +854,7 @@ class Bridge {
       return;
     }
     call.args += fragment;
+    this.#outChars += fragment.length;
     if (call.state === "open") this.#emit("content_block_delta", { index: this.#open.index, delta: { type: "input_json_delta", partial_json: fragment } });
     else call.buffer.push(fragment);
   }
@@ -850,7 +902,7 @@ class Bridge {
     if (p) {
       this.#report(p);
     }
-    const usage = toAnthropicUsage(this.#usage);
+    const usage = usageOf(this.#usage, this.#request, this.#outChars);
     this.#emit("message_delta", { delta: stopReason(this.#finish, this.#choiceStop, this.#toolUses, this.#request), usage });
     this.#emit("message_stop", {});
     this.#ended = true;
@@ -905,7 +957,7 @@ export class AnthropicSseStream extends TransformStream {
     // gives the same output).
     const rw = new SseRewriter({ ...rewrite, comments: true });
     const decoder = new TextDecoder();
-    const splitter = new EventSplitter();
+    const splitter = new EventSplitter(rewrite.maxEventBytes ?? DEFAULT_MAX_EVENT);
     let controller;
     let timer = null;
     let last = Date.now();

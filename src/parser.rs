@@ -217,7 +217,7 @@ impl ToolCallParser {
         engine.set_recovery(!policy.keep_malformed, bare_json.then_some(Payload::BARE_JSON_CALL));
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let mut sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
-        sink.strip_reasoning_tail = reasoning.is_some_and(|r| r.strip_tail);
+        sink.strip_reasoning_tail(reasoning.is_some_and(|r| r.strip_tail));
         sink.keep = policy.keep;
         Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false })
     }

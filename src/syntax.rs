@@ -78,6 +78,14 @@ pub struct Syntax<'a> {
     pub keep_repaired: bool,
 }
 
+impl Syntax<'static> {
+    /// The family syntax of a message dialect: its opening markers belong to the message
+    /// (bare), its end markers close it and are swallowed in content.
+    pub const fn message(cfg: &'static crate::channels::message::MessageSyntax) -> Syntax<'static> {
+        Syntax { bare: cfg.opens, end: cfg.ends, ignore: cfg.ends, payload: Payload::Message(cfg), ..Syntax::NONE }
+    }
+}
+
 impl Syntax<'_> {
     pub const NONE: Syntax<'static> = Syntax {
         section: &[],

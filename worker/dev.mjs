@@ -34,6 +34,9 @@ console.log(`try:
     -d '{"model": "Qwen3-Coder-30B-A3B-Instruct", "stream": true, "messages": [{"role": "user", "content": "weather in Paris?"}]}'
   curl -s ${base}/v1/chat/completions -H 'content-type: application/json' \\
     -d '{"model": "Mistral-Small-3.2-24B-Instruct-2506", "messages": [{"role": "user", "content": "weather in Paris?"}]}'
+  curl -sN ${base}/v1/messages -H 'content-type: application/json' \\
+    -d '{"model": "moonshotai/Kimi-K2-Instruct", "max_tokens": 1024, "stream": true, "messages": [{"role": "user", "content": "weather in Paris?"}]}'
+Claude Code: ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=unused ANTHROPIC_MODEL=<upstream model> claude
 (Ctrl-C to stop)`);
 const stop = async () => {
   await mf.dispose();

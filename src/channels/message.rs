@@ -10,7 +10,7 @@
 //!
 //! A dialect is a [`MessageSyntax`] table entry: its markers, where a message goes by recipient
 //! and by channel ([`Route`]), and what a call body holds ([`CallBody`]). The family's `Syntax`
-//! comes from it ([`MessageSyntax::syntax`]): the opening markers are bare (part of the header),
+//! comes from it (`Syntax::message`): the opening markers are bare (part of the header),
 //! the end markers are consumed by the sequencer after the message.
 //!
 //! Opening markers: `<|start|>` (a role comes first), `<|channel|>`, `<|message|>` (a message
@@ -35,7 +35,6 @@ use crate::json::named::RawArgs;
 use crate::reader::{reuse, CallError, Nest, Nested, Reader, Step};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::sink::Sink;
-use crate::syntax::{Payload, Syntax};
 use crate::xml::call::XmlReader;
 use crate::xml::{code, Gap, XmlSyntax};
 
@@ -93,10 +92,6 @@ pub struct MessageSyntax {
 }
 
 impl MessageSyntax {
-    /// The family syntax of this dialect.
-    pub const fn syntax(&'static self) -> Syntax<'static> {
-        Syntax { bare: self.opens, end: self.ends, ignore: self.ends, payload: Payload::Message(self), ..Syntax::NONE }
-    }
 
     /// A fresh reader for one message.
     pub fn reader(&'static self) -> Box<dyn Reader> {

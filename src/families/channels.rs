@@ -60,7 +60,7 @@ pub static FAMILIES: &[Family] = &[
         aliases: &["harmony", "gpt_oss"],
         models: names!["openai/gpt-oss-20b", "openai/gpt-oss-120b"],
         description: text!("gpt-oss Harmony: analysis is reasoning, final is content, a message to=functions.NAME is a call with a JSON body; text without Harmony markup passes through."),
-        syntax: HARMONY.syntax(),
+        syntax: Syntax::message(&HARMONY),
         id_style: Prefixed,
     },
     Family {

@@ -428,7 +428,7 @@ pub static FAMILIES: &[Family] = &[
         aliases: &["musespark1x"],
         models: names![],
         description: text!("Muse Spark: <|start|>assistant to=RECIPIENT<|message|>…<|eom|> messages (to=self and to=developer are reasoning) with ATEM <atem:invoke name=\"N\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke> calls."),
-        syntax: MUSE.syntax(),
+        syntax: Syntax::message(&MUSE),
         id_style: Prefixed,
     },
     Family {
@@ -436,7 +436,7 @@ pub static FAMILIES: &[Family] = &[
         aliases: &[],
         models: names![],
         description: text!("Muse Glimmer: Muse messages and ATEM calls; parameter values are JSON-decoded when they parse."),
-        syntax: GLIMMER.syntax(),
+        syntax: Syntax::message(&GLIMMER),
         id_style: Prefixed,
     },
 ];

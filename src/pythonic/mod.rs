@@ -104,7 +104,7 @@ impl Reader for JsonOrPython {
         if self.inner.is_none() {
             let Some(json) = Self::is_json(input, eof) else { return crate::reader::Step::partial(0) };
             self.inner = Some(if json {
-                Box::new(crate::json::call::CallsReader::new(crate::syntax::JsonShape::ObjectOrArray, crate::syntax::Wrapper::STANDARD, false))
+                Box::new(crate::json::call::CallsReader::new(crate::json::call::JsonShape::ObjectOrArray, crate::json::call::Wrapper::STANDARD, false))
             } else {
                 reader(self.cfg, false)
             });

@@ -1,0 +1,85 @@
+//! The arguments guard of one call: whatever fragments a reader sends, what it lets through
+//! concatenates to a prefix of one JSON object, at most `max_args_bytes` long, and `close`
+//! completes that prefix append-only.
+
+use crate::prelude::*;
+use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
+
+/// What `ArgsGuard::take` did with a fragment.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Taken {
+    /// All of it.
+    All,
+    /// Not a valid continuation of the JSON so far: refused whole.
+    Invalid,
+    /// Over the size limit: `kept` bytes of it were taken (`kept_valid` false when even
+    /// those were refused as invalid), the rest and everything after it is dropped.
+    Cut { kept: usize, kept_valid: bool },
+    /// The limit was hit before: dropped.
+    Dropped,
+}
+
+/// See the module docs.
+pub(crate) struct ArgsGuard {
+    /// The arguments so far.
+    pub text: String,
+    scanner: JsonScanner,
+    /// Bytes past the size limit were dropped.
+    pub overflowed: bool,
+}
+
+impl ArgsGuard {
+    /// Arguments nesting at most `max_depth` levels inside the object.
+    pub fn new(max_depth: usize) -> ArgsGuard {
+        ArgsGuard { text: String::new(), scanner: JsonScanner::new(Expect::Object, max_depth + 1), overflowed: false }
+    }
+
+    /// Takes `s` (or what of it fits in `max` bytes) when it continues the JSON so far.
+    pub fn take(&mut self, s: &str, max: usize) -> Taken {
+        if self.overflowed {
+            return Taken::Dropped;
+        }
+        if self.text.len() + s.len() > max {
+            // Keep what fits (at a char boundary), so the cut falls at the same byte whatever
+            // the fragments; the rest is dropped.
+            let mut fit = crate::text::floor_char_boundary(s, max.saturating_sub(self.text.len()));
+            // Not inside an escape (`\u00` then `":null}` would not close the string).
+            let mut probe = self.scanner.clone();
+            while fit > 0 && {
+                probe.clone_from(&self.scanner);
+                let _ = probe.feed(&s[..fit], None);
+                probe.in_escape()
+            } {
+                fit = crate::text::floor_char_boundary(s, fit - 1);
+            }
+            let kept_valid = fit == 0 || self.take(&s[..fit], max) == Taken::All;
+            self.overflowed = true;
+            return Taken::Cut { kept: if kept_valid { fit } else { 0 }, kept_valid };
+        }
+        let before = self.scanner.clone();
+        let (used, r) = self.scanner.feed(s, None);
+        let ok = match r {
+            Ok(Progress::More) => used == s.len(),
+            Ok(Progress::Done) => s[used..].bytes().all(is_ws),
+            Err(_) => false,
+        };
+        if !ok {
+            self.scanner = before;
+            return Taken::Invalid;
+        }
+        self.text.push_str(s);
+        Taken::All
+    }
+
+    /// True when the arguments form a complete JSON object.
+    pub fn complete(&self) -> bool {
+        self.scanner.is_done()
+    }
+
+    /// Completes the arguments (append-only); returns what was appended.
+    pub fn close(&mut self) -> String {
+        let tail = self.scanner.completion();
+        self.text.push_str(&tail);
+        tail
+    }
+}

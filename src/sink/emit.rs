@@ -1,0 +1,166 @@
+//! The emitter: the event list, merged as it grows (adjacent text, reasoning and argument
+//! fragments of one call join), call ids, and how many text and reasoning bytes readers emitted
+//! (for byte accounting, `spans.rs`).
+
+use crate::prelude::*;
+use crate::event::{Event, Label};
+
+/// How call ids are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdStyle {
+    /// `{prefix}{index}`.
+    Prefixed,
+    /// Nine alphanumeric characters derived from the prefix and index (Mistral templates).
+    Alnum9,
+}
+
+/// Trailing reasoning whitespace held at most; a longer run is emitted but for its last bytes.
+const MAX_REASONING_WS: usize = 256;
+
+/// See the module docs.
+pub(crate) struct Emitter {
+    events: Vec<Event>,
+    id_prefix: String,
+    id_style: IdStyle,
+    /// Text and reasoning bytes emitted while `in_reader`.
+    pub reader_text: usize,
+    pub reader_reasoning: usize,
+    /// Drop the whitespace that ends a reasoning block (Step-3.5).
+    pub strip_reasoning_tail: bool,
+    /// With `strip_reasoning_tail`: the reasoning's trailing whitespace so far, emitted when
+    /// more reasoning follows, dropped when anything else does (at most `MAX_REASONING_WS`).
+    reasoning_ws: String,
+}
+
+impl Emitter {
+    pub fn new(id_prefix: String, id_style: IdStyle) -> Emitter {
+        Emitter {
+            events: Vec::new(),
+            id_prefix,
+            id_style,
+            reader_text: 0,
+            reader_reasoning: 0,
+            strip_reasoning_tail: false,
+            reasoning_ws: String::new(),
+        }
+    }
+
+    /// Takes the events emitted so far.
+    pub fn take(&mut self) -> Vec<Event> {
+        core::mem::take(&mut self.events)
+    }
+
+    /// Moves the events emitted so far to the end of `out`.
+    pub fn drain_into(&mut self, out: &mut Vec<Event>) {
+        out.append(&mut self.events);
+    }
+
+    /// Text (`by_reader`: a reader emitted it, for byte accounting).
+    pub fn text(&mut self, s: &str, by_reader: bool) {
+        if s.is_empty() {
+            return;
+        }
+        self.reader_text += if by_reader { s.len() } else { 0 };
+        self.reasoning_ws.clear();
+        if let Some(Event::Text(t)) = self.events.last_mut() {
+            t.push_str(s);
+        } else {
+            self.events.push(Event::Text(s.to_string()));
+        }
+    }
+
+    /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
+    pub fn held_reasoning_ws(&self) -> usize {
+        self.reasoning_ws.len()
+    }
+
+    /// Reasoning (`by_reader` as for `text`).
+    pub fn reasoning(&mut self, s: &str, by_reader: bool) {
+        if !self.strip_reasoning_tail {
+            return self.push_reasoning(s, by_reader);
+        }
+        let body = s.trim_end_matches(|c: char| c.is_ascii_whitespace());
+        if !body.is_empty() {
+            let ws = core::mem::take(&mut self.reasoning_ws);
+            self.push_reasoning(&ws, by_reader);
+            self.push_reasoning(body, by_reader);
+        }
+        self.reasoning_ws.push_str(&s[body.len()..]);
+        let over = self.reasoning_ws.len().saturating_sub(MAX_REASONING_WS);
+        if over > 0 {
+            // ASCII whitespace: any byte count is a char boundary.
+            let head: String = self.reasoning_ws.drain(..over).collect();
+            self.push_reasoning(&head, by_reader);
+        }
+    }
+
+    /// Emits the reasoning whitespace held back (a marker swallowed inside reasoning follows it).
+    pub fn flush_reasoning_ws(&mut self, by_reader: bool) {
+        let ws = core::mem::take(&mut self.reasoning_ws);
+        self.push_reasoning(&ws, by_reader);
+    }
+
+    fn push_reasoning(&mut self, s: &str, by_reader: bool) {
+        if s.is_empty() {
+            return;
+        }
+        self.reader_reasoning += if by_reader { s.len() } else { 0 };
+        if let Some(Event::Reasoning(t)) = self.events.last_mut() {
+            t.push_str(s);
+        } else {
+            self.events.push(Event::Reasoning(s.to_string()));
+        }
+    }
+
+    pub fn diag(&mut self, label: Label, message: String, index: Option<usize>) {
+        self.events.push(Event::Diagnostic { label, message, index });
+    }
+
+    /// `tool-call-start` of call `index`; `id` overrides the generated id. Returns the id.
+    pub fn start(&mut self, index: usize, id: Option<String>, name: &str) -> String {
+        self.reasoning_ws.clear();
+        let id = id.filter(|s| !s.is_empty()).unwrap_or_else(|| self.make_id(index));
+        self.events.push(Event::ToolCallStart { index, id: id.clone(), name: name.to_string() });
+        id
+    }
+
+    /// An arguments fragment of call `index` (joined to the previous one of the same call).
+    pub fn delta(&mut self, index: usize, s: &str) {
+        if let Some(Event::ToolCallDelta { index: i, arguments_delta }) = self.events.last_mut() {
+            if *i == index {
+                arguments_delta.push_str(s);
+                return;
+            }
+        }
+        self.events.push(Event::ToolCallDelta { index, arguments_delta: s.to_string() });
+    }
+
+    pub fn push(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    fn make_id(&self, index: usize) -> String {
+        match self.id_style {
+            IdStyle::Prefixed => {
+                let mut s = self.id_prefix.clone();
+                crate::event::push_usize(&mut s, index);
+                s
+            }
+            IdStyle::Alnum9 => {
+                // FNV-1a over the prefix and index: deterministic, so any chunking gives the same ids.
+                let mut h: u64 = 0xcbf29ce484222325;
+                for b in self.id_prefix.bytes().chain((index as u64).to_le_bytes()) {
+                    h ^= b as u64;
+                    h = h.wrapping_mul(0x100000001b3);
+                }
+                const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+                let mut s = String::with_capacity(9);
+                for _ in 0..9 {
+                    s.push(ALNUM[(h % 62) as usize] as char);
+                    h = h / 62 ^ h.rotate_left(17);
+                }
+                s
+            }
+        }
+    }
+}

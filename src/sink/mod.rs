@@ -1,0 +1,334 @@
+//! The sink: the single owner of what was emitted, as three parts.
+//!
+//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, the bytes
+//!   readers emitted (for byte accounting).
+//! - `args.rs`, the arguments guard of the open call: whatever a reader does, a call's
+//!   fragments concatenate to one valid JSON object (arguments are append-only); a fragment that
+//!   would break that is refused with a diagnostic, and an unfinished object is completed
+//!   (append-only) when the call ends.
+//! - `typing.rs`, the typing context: parameter values coerced by the declared schema, and the
+//!   finished call validated against it.
+//!
+//! Readers talk to the `Sink` only; it routes each report to its part and emits the
+//! diagnostics the parts return.
+
+mod args;
+mod emit;
+mod typing;
+
+use crate::prelude::*;
+use crate::event::{Event, Keep, Label};
+use crate::limits::Limits;
+use crate::tools::Tools;
+use args::{ArgsGuard, Taken};
+use emit::Emitter;
+pub use emit::IdStyle;
+use typing::{Typed, Typing};
+
+struct OpenCall {
+    index: usize,
+    id: String,
+    name: String,
+    args: ArgsGuard,
+    /// Keys whose value failed coercion (already reported as `type_coercion`).
+    coerced: Vec<String>,
+}
+
+/// See the module docs.
+pub struct Sink {
+    out: Emitter,
+    pub limits: Limits,
+    pub tools: Option<Tools>,
+    calls: usize,
+    open: Option<OpenCall>,
+    /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
+    /// the reader's (byte accounting, `spans.rs`).
+    pub in_reader: bool,
+    /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
+    /// event. Keeps every call unless the parser sets it.
+    pub keep: Keep,
+    /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
+    last_truncation: Option<usize>,
+}
+
+impl Sink {
+    pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
+        Sink {
+            out: Emitter::new(id_prefix, id_style),
+            limits,
+            tools,
+            calls: 0,
+            open: None,
+            in_reader: false,
+            keep: Keep::from(true),
+            last_truncation: None,
+        }
+    }
+
+    /// Drop the whitespace that ends a reasoning block (Step-3.5).
+    pub fn strip_reasoning_tail(&mut self, on: bool) {
+        self.out.strip_reasoning_tail = on;
+    }
+
+    /// Takes the events emitted so far.
+    pub fn take(&mut self) -> Vec<Event> {
+        self.out.take()
+    }
+
+    /// Moves the events emitted so far to the end of `out`.
+    pub fn drain_into(&mut self, out: &mut Vec<Event>) {
+        self.out.drain_into(out);
+    }
+
+    /// Number of calls started so far.
+    pub fn calls_started(&self) -> usize {
+        self.calls
+    }
+
+    /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
+    pub fn reader_emitted(&self) -> (usize, usize) {
+        (self.out.reader_text, self.out.reader_reasoning)
+    }
+
+    pub fn in_call(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// Name of the open call.
+    pub fn call_name(&self) -> Option<&str> {
+        self.open.as_ref().map(|c| c.name.as_str())
+    }
+
+    /// Index of the open call, or of the next call when none is open.
+    pub fn call_index(&self) -> usize {
+        self.open.as_ref().map_or(self.calls, |c| c.index)
+    }
+
+    /// Length of the open call's arguments so far.
+    pub fn args_len(&self) -> usize {
+        self.open.as_ref().map_or(0, |c| c.args.text.len())
+    }
+
+    fn typing(&self) -> Typing<'_> {
+        Typing { tools: self.tools.as_ref(), name: self.call_name(), max_depth: self.limits.max_depth }
+    }
+
+    /// True when a text value of parameter `key` of the open call streams as a JSON string
+    /// (no tools, undeclared, or a string-only schema). See `Tools::streams_as_string`.
+    pub fn param_streams_as_string(&self, key: &str) -> bool {
+        self.typing().streams_as_string(key)
+    }
+
+    /// The JSON text of a text value of parameter `key` of the open call, coerced by the
+    /// declared schema (see `typing.rs`); problems are reported about the call.
+    pub fn coerce_param(&mut self, key: &str, text: &str) -> String {
+        let typed = self.typing().text_value(key, text);
+        self.report_typed(key, typed)
+    }
+
+    /// Like `coerce_param`, for a value that is already JSON text (a container of a typed
+    /// parameter): coerced member by member (validation then skips a key that did not fit).
+    pub fn coerce_param_json(&mut self, key: &str, json: &str) -> String {
+        let typed = self.typing().json_value(key, json);
+        self.report_typed(key, typed)
+    }
+
+    fn report_typed(&mut self, key: &str, typed: Typed) -> String {
+        if typed.coercion_failed {
+            if let Some(call) = self.open.as_mut() {
+                call.coerced.push(key.to_string());
+            }
+        }
+        for (label, message) in typed.problems {
+            self.call_diag(label, message);
+        }
+        typed.json
+    }
+
+    pub fn text(&mut self, s: &str) {
+        self.out.text(s, self.in_reader);
+    }
+
+    /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
+    pub fn held_reasoning_ws(&self) -> usize {
+        self.out.held_reasoning_ws()
+    }
+
+    pub fn reasoning(&mut self, s: &str) {
+        self.out.reasoning(s, self.in_reader);
+    }
+
+    /// Emits the reasoning whitespace held back: a marker swallowed inside reasoning follows it.
+    pub fn flush_reasoning_ws(&mut self) {
+        self.out.flush_reasoning_ws(self.in_reader);
+    }
+
+    pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
+        if label == Label::Truncation && index.is_some() {
+            self.last_truncation = index;
+        }
+        self.out.diag(label, message.into(), index);
+    }
+
+    /// A diagnostic about the open call (or the next one).
+    pub fn call_diag(&mut self, label: Label, message: impl Into<String>) {
+        let index = Some(self.call_index());
+        self.diag(label, message, index);
+    }
+
+    /// Starts a call. `id` overrides the generated id (e.g. Kimi's `functions.NAME:IDX`).
+    /// An open call is ended first. Returns the call index.
+    pub fn start_call(&mut self, name: &str, id: Option<String>) -> usize {
+        if self.open.is_some() {
+            self.end_call_incomplete(Label::MalformedJson, "a new call began before this one ended");
+        }
+        let index = self.calls;
+        self.calls += 1;
+        let id = self.out.start(index, id, name);
+        self.open = Some(OpenCall { index, id, name: name.to_string(), args: ArgsGuard::new(self.limits.max_depth), coerced: Vec::new() });
+        if let Some(tools) = &self.tools {
+            if !tools.is_empty() && !tools.has(name) {
+                let msg = tools.unknown_tool_message(name);
+                self.diag(Label::WrongTool, msg, Some(index));
+            }
+        }
+        index
+    }
+
+    /// Appends an arguments fragment to the open call. Returns false when it was refused
+    /// (no open call, over the size limit, or not a valid continuation of the JSON so far).
+    pub fn args(&mut self, s: &str) -> bool {
+        if s.is_empty() {
+            return true;
+        }
+        let max = self.limits.max_args_bytes;
+        let Some(call) = self.open.as_mut() else { return false };
+        let index = call.index;
+        match call.args.take(s, max) {
+            Taken::All => {
+                self.out.delta(index, s);
+                true
+            }
+            Taken::Invalid => {
+                self.refused(index);
+                false
+            }
+            Taken::Cut { kept, kept_valid } => {
+                if kept > 0 {
+                    self.out.delta(index, &s[..kept]);
+                }
+                if !kept_valid {
+                    self.refused(index);
+                }
+                let name = self.call_name().unwrap_or_default().to_string();
+                self.diag(Label::LimitExceeded, format!("arguments of `{name}` exceed the {max}-byte limit; the rest was dropped"), Some(index));
+                false
+            }
+            Taken::Dropped => false,
+        }
+    }
+
+    fn refused(&mut self, index: usize) {
+        self.diag(Label::MalformedJson, "internal: refused an argument fragment that is not valid JSON", Some(index));
+    }
+
+    /// True when the open call's arguments form a complete JSON object.
+    pub fn args_complete(&self) -> bool {
+        self.open.as_ref().is_some_and(|c| c.args.complete())
+    }
+
+    /// Ends the open call. Arguments that are not a complete object are completed, with a
+    /// `malformed_json` diagnostic (readers that know better call `end_call_incomplete`).
+    pub fn end_call(&mut self) {
+        if self.open.as_ref().is_some_and(|c| !c.args.complete() && !c.args.overflowed) {
+            self.end_call_incomplete(Label::MalformedJson, "arguments were not a complete JSON object; closed");
+        } else {
+            self.close_open();
+        }
+    }
+
+    /// Ends the open call at the end of the output. Complete arguments end normally (a missing
+    /// closing tag is not an error); cut-off arguments are closed and reported as `truncation`.
+    pub fn end_call_truncated(&mut self) {
+        if self.args_complete() {
+            self.close_open();
+        } else {
+            self.end_call_incomplete(Label::Truncation, "the output ended inside the arguments");
+        }
+    }
+
+    /// Ends the open call after something went wrong: completes the arguments and reports
+    /// `label` with `message` (prefixed with the tool name).
+    pub fn end_call_incomplete(&mut self, label: Label, message: &str) {
+        let Some(call) = self.open.as_ref() else { return };
+        let (index, name) = (call.index, call.name.clone());
+        self.diag(label, format!("`{name}`: {message}"), Some(index));
+        self.close_open();
+    }
+
+    /// Completes the open call's arguments, validates them and emits its end.
+    fn close_open(&mut self) {
+        let Some(mut call) = self.open.take() else { return };
+        let tail = call.args.close();
+        let repaired = !tail.is_empty() || call.args.overflowed;
+        if !tail.is_empty() {
+            self.out.delta(call.index, &tail);
+        }
+        let typing = Typing { tools: self.tools.as_ref(), name: Some(&call.name), max_depth: self.limits.max_depth };
+        for (label, message) in typing.validate(&call.args.text, repaired, &call.coerced) {
+            self.diag(label, message, Some(call.index));
+        }
+        let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
+        let arguments = core::mem::take(&mut call.args.text);
+        self.out.push(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments, repaired, kept, text: String::new() });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
+    use super::*;
+
+    fn sink() -> Sink {
+        Sink::new(Limits::default(), None, "call_".into(), IdStyle::Prefixed)
+    }
+
+    #[test]
+    fn merges_text_and_deltas() {
+        let mut s = sink();
+        s.text("a");
+        s.text("b");
+        s.start_call("f", None);
+        s.args("{\"x\"");
+        s.args(": 1}");
+        s.end_call();
+        let ev = s.take();
+        assert_eq!(ev[0], Event::Text("ab".into()));
+        assert_eq!(ev[2], Event::ToolCallDelta { index: 0, arguments_delta: "{\"x\": 1}".into() });
+        assert!(matches!(&ev[3], Event::ToolCallEnd { id, arguments, .. } if id == "call_0" && arguments == "{\"x\": 1}"));
+    }
+
+    #[test]
+    fn refuses_invalid_fragments_and_completes_truncation() {
+        let mut s = sink();
+        s.start_call("f", None);
+        assert!(s.args("{\"x\": [1"));
+        assert!(!s.args("}"));
+        s.end_call_incomplete(Label::Truncation, "cut off");
+        let ev = s.take();
+        let Event::ToolCallEnd { arguments, .. } = ev.last().unwrap() else { panic!() };
+        assert_eq!(arguments, "{\"x\": [1]}");
+    }
+
+    #[test]
+    fn alnum_ids_are_nine_alphanumerics() {
+        let mut s = Sink::new(Limits::default(), None, "x".into(), IdStyle::Alnum9);
+        s.start_call("f", None);
+        s.end_call();
+        let ev = s.take();
+        let Event::ToolCallStart { id, .. } = &ev[0] else { panic!() };
+        assert_eq!(id.len(), 9);
+        assert!(id.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+}

@@ -1,0 +1,96 @@
+//! The typing context of the open call: parameter values given as text (XML, key-value
+//! formats) become JSON of the declared type, and a finished call is validated against its
+//! tool's schema. Pure: the sink reports what these return.
+
+use crate::prelude::*;
+use crate::event::Label;
+use crate::json::scanner::{Expect, JsonError, JsonScanner};
+use crate::tools::Tools;
+
+/// A parameter value as JSON text, and the diagnostics it earned.
+pub(crate) struct Typed {
+    pub json: String,
+    pub problems: Vec<(Label, String)>,
+    /// The value did not fit its schema (validation then skips the key).
+    pub coercion_failed: bool,
+}
+
+/// The tools of the request and the depth limit, for the call named `name`.
+pub(crate) struct Typing<'a> {
+    pub tools: Option<&'a Tools>,
+    pub name: Option<&'a str>,
+    pub max_depth: usize,
+}
+
+impl Typing<'_> {
+    /// True when a text value of parameter `key` streams as a JSON string (no tools,
+    /// undeclared, or a string-only schema). See `Tools::streams_as_string`.
+    pub fn streams_as_string(&self, key: &str) -> bool {
+        match (self.tools, self.name) {
+            (Some(t), Some(name)) => t.streams_as_string(name, key),
+            _ => true,
+        }
+    }
+
+    /// The JSON text of a text value of parameter `key`, coerced by the declared schema (a
+    /// JSON string when there is none). A value that matches none of the declared types keeps
+    /// its raw form and is reported as `type_coercion`.
+    pub fn text_value(&self, key: &str, text: &str) -> Typed {
+        let (Some(tools), Some(name)) = (self.tools, self.name) else {
+            return Typed { json: json_string(text), problems: Vec::new(), coercion_failed: false };
+        };
+        let c = tools.coerce_text(name, key, text);
+        let mut problems = Vec::new();
+        if !c.ok {
+            let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
+            let got = json_string(text);
+            problems.push((Label::TypeCoercion, format!("`{name}`.`{key}`: expected {expected}, got {got}; kept as given")));
+        }
+        self.within_depth(key, c.value.to_string(), text, problems, !c.ok)
+    }
+
+    /// Like `text_value`, for a value that is already JSON text (a container of a typed
+    /// parameter): coerced member by member by the declared schema. What does not fit keeps its
+    /// form and is reported once as `type_coercion`.
+    pub fn json_value(&self, key: &str, json: &str) -> Typed {
+        let unchanged = || Typed { json: json.to_string(), problems: Vec::new(), coercion_failed: false };
+        let Ok(v) = crate::json::parse(json) else { return unchanged() };
+        let (Some(tools), Some(name)) = (self.tools, self.name) else { return unchanged() };
+        let Some((schema, root)) = tools.param(name, key) else { return unchanged() };
+        let c = crate::schema::coerce::coerce_value(&v, schema, root);
+        let mut problems = Vec::new();
+        if !c.ok {
+            let expected = crate::schema::types(schema, root).names();
+            problems.push((Label::TypeCoercion, format!("`{name}`.`{key}`: expected {expected}, got {json}; kept as given where it did not fit")));
+        }
+        self.within_depth(key, c.value.to_string(), json, problems, !c.ok)
+    }
+
+    /// `json` when it nests at most `max_depth` deep (so that the arguments object holding it
+    /// stays within the limit); else `raw` as a JSON string, reported as `limit_exceeded`.
+    fn within_depth(&self, key: &str, json: String, raw: &str, mut problems: Vec<(Label, String)>, coercion_failed: bool) -> Typed {
+        let mut sc = JsonScanner::new(Expect::Any, self.max_depth);
+        if !matches!(sc.feed(&json, None).1, Err(JsonError::TooDeep)) {
+            return Typed { json, problems, coercion_failed };
+        }
+        let msg = format!("`{}`.`{key}`: the value nests deeper than {}; kept as a string", self.name.unwrap_or_default(), self.max_depth);
+        problems.push((Label::LimitExceeded, msg));
+        Typed { json: json_string(raw), problems, coercion_failed }
+    }
+
+    /// The diagnostics of the finished call `args` (`repaired`: closed by the parser;
+    /// `coerced`: keys whose value failed coercion, already reported).
+    pub fn validate(&self, args: &str, repaired: bool, coerced: &[String]) -> Vec<(Label, String)> {
+        let mut diags = Vec::new();
+        if let (Some(tools), Some(name)) = (self.tools, self.name) {
+            tools.validate_call(name, args, repaired, coerced, &mut diags);
+        }
+        diags
+    }
+}
+
+fn json_string(text: &str) -> String {
+    let mut s = String::new();
+    crate::json::push_json_string(&mut s, text);
+    s
+}
