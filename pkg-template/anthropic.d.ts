@@ -149,6 +149,7 @@ export interface AnthropicMessage {
   content: AnthropicContentBlock[];
   stop_reason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal";
   stop_sequence: string | null;
+  /** The upstream's usage; when it reports none, estimated (about 4 characters per token of the request and of the answer). */
   usage: AnthropicUsage;
 }
 

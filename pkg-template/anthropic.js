@@ -516,6 +516,16 @@ export function toAnthropicUsage(usage) {
 }
 
 /**
+ * Usage for the answer: the upstream's when it reported any; else estimates (about 4 characters
+ * per token of the request and of what was emitted), so a client that compacts its context on
+ * usage (Claude Code) still sees it grow behind an upstream that reports none.
+ */
+function usageOf(usage, request, outputChars) {
+  if (Number.isFinite(usage?.prompt_tokens) || Number.isFinite(usage?.completion_tokens)) return toAnthropicUsage(usage);
+  return { input_tokens: request ? estimateInputTokens(request) : 0, output_tokens: Math.ceil(outputChars / 4), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+/**
  * The stop reason from what was emitted (bridges P5): `tool_use` when a tool_use block went out
  * (and the model was not cut off), `max_tokens` for `length`, `stop_sequence` when the upstream
  * names a matched stop string (vLLM's `stop_reason`), `refusal` for `content_filter`, else
@@ -528,6 +538,14 @@ function stopReason(finish, choiceStop, calls, request) {
   const stops = Array.isArray(request?.stop_sequences) ? request.stop_sequences : [];
   if (typeof choiceStop === "string" && stops.includes(choiceStop)) return { stop_reason: "stop_sequence", stop_sequence: choiceStop };
   return { stop_reason: "end_turn", stop_sequence: null };
+}
+
+/** The characters of a message's text, thinking and arguments as written (the output estimate when the upstream reports no usage). */
+function outputChars(content, calls) {
+  let n = 0;
+  for (const b of content) n += b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0;
+  for (const c of calls) n += typeof c?.function?.arguments === "string" ? c.function.arguments.length : 0;
+  return n;
 }
 
 /** Splits bridge options from the parser/rewriter options; the request's tools type the arguments. */
@@ -604,7 +622,7 @@ export function toAnthropicMessage(completion, options) {
     model: bridge.request?.model ?? parsed.model ?? "",
     content,
     ...stopReason(choice.finish_reason, choice.stop_reason, calls.length, bridge.request),
-    usage: toAnthropicUsage(parsed.usage),
+    usage: usageOf(parsed.usage, bridge.request, outputChars(content, calls)),
   };
 }
 
@@ -710,6 +728,7 @@ class Bridge {
   #calls = new Map(); // wire index -> {id, name, args, state: "waiting"|"open"|"closed", buffer}
   #waiting = [];
   #space = "";
+  #outChars = 0;
   #toolUses = 0;
   #finish = null;
   #choiceStop = null;
@@ -733,7 +752,7 @@ class Bridge {
   #start(chunk) {
     if (this.#started) return;
     this.#started = true;
-    const usage = toAnthropicUsage(chunk?.usage);
+    const usage = usageOf(chunk?.usage, this.#request, 0);
     this.#emit("message_start", {
       message: {
         id: messageId(chunk?.id),
@@ -808,6 +827,7 @@ class Bridge {
       this.#open = { kind, index };
       this.#emit("content_block_start", { index, content_block: kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" } });
     }
+    this.#outChars += text.length;
     this.#emit("content_block_delta", { index: this.#open.index, delta: kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text } });
   }
 
@@ -834,6 +854,7 @@ class Bridge {
       return;
     }
     call.args += fragment;
+    this.#outChars += fragment.length;
     if (call.state === "open") this.#emit("content_block_delta", { index: this.#open.index, delta: { type: "input_json_delta", partial_json: fragment } });
     else call.buffer.push(fragment);
   }
@@ -881,7 +902,7 @@ class Bridge {
     if (p) {
       this.#report(p);
     }
-    const usage = toAnthropicUsage(this.#usage);
+    const usage = usageOf(this.#usage, this.#request, this.#outChars);
     this.#emit("message_delta", { delta: stopReason(this.#finish, this.#choiceStop, this.#toolUses, this.#request), usage });
     this.#emit("message_stop", {});
     this.#ended = true;
