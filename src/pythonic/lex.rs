@@ -120,6 +120,33 @@ pub fn is_num_byte(b: u8, prev: u8, hex: bool) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || (matches!(b, b'+' | b'-') && !hex && matches!(prev, b'e' | b'E'))
 }
 
+/// `digits` (at least one, all of `radix`) as decimal text, of any length (Python integers are
+/// unbounded); `None` otherwise. Digit by digit in base 10: no wide integer arithmetic (u128
+/// formatting costs the wasm kilobytes).
+fn to_decimal(digits: &str, radix: u32) -> Option<String> {
+    if digits.is_empty() {
+        return None;
+    }
+    // Base-10 digits, least significant first.
+    let mut dec: Vec<u8> = vec![0];
+    for c in digits.chars() {
+        let mut carry = c.to_digit(radix)?;
+        for d in dec.iter_mut() {
+            let v = *d as u32 * radix + carry;
+            *d = (v % 10) as u8;
+            carry = v / 10;
+        }
+        while carry > 0 {
+            dec.push((carry % 10) as u8);
+            carry /= 10;
+        }
+    }
+    while dec.len() > 1 && dec.last() == Some(&0) {
+        dec.pop();
+    }
+    Some(dec.iter().rev().map(|d| (b'0' + d) as char).collect())
+}
+
 /// JSON for a Python number literal with an optional sign: underscores, hex/octal/binary
 /// integers and leading zeros (`07`) are normalised; floats get digits around the point
 /// (`1.` -> `1.0`, `.5` -> `0.5`). `None` when it is not a number (e.g. `1j`, `1.2.3`).
@@ -140,7 +167,7 @@ pub fn number(text: &str) -> Option<String> {
     }
     for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
         if let Some(digits) = lower.strip_prefix(prefix) {
-            out.push_str(&u128::from_str_radix(digits, radix).ok()?.to_string());
+            out.push_str(&to_decimal(digits, radix)?);
             return Some(out);
         }
     }
@@ -188,6 +215,13 @@ mod tests {
         assert_eq!(n("1_000").as_deref(), Some("1000"));
         assert_eq!(n("0x1F").as_deref(), Some("31"));
         assert_eq!(n("-0b101").as_deref(), Some("-5"));
+        assert_eq!(n("0o777").as_deref(), Some("511"));
+        assert_eq!(n("0x0").as_deref(), Some("0"));
+        assert_eq!(n("0xffffffffffffffffffffffffffffffff").as_deref(), Some("340282366920938463463374607431768211455"));
+        assert_eq!(n("0x100000000000000000000000000000000").as_deref(), Some("340282366920938463463374607431768211456"));
+        assert_eq!(n("0x"), None);
+        assert_eq!(n("0xg"), None);
+        assert_eq!(n("0b102"), None);
         assert_eq!(n("1.").as_deref(), Some("1.0"));
         assert_eq!(n(".5").as_deref(), Some("0.5"));
         assert_eq!(n("2.5E-3").as_deref(), Some("2.5e-3"));

@@ -61,15 +61,29 @@ impl Decimal for Number {
         if shift < -19 {
             return None;
         }
-        let mut r: u128 = 0;
+        if modulus == 0 {
+            return None;
+        }
+        let mut r = 0;
         for d in &x.digits {
-            r = (r * 10 + (d - b'0') as u128) % modulus as u128;
+            r = shift_mod(r, (d - b'0') as u64, modulus);
         }
         for _ in 0..shift.clamp(0, 1000) {
-            r = r * 10 % modulus as u128;
+            r = shift_mod(r, 0, modulus);
         }
         Some(r == 0)
     }
+}
+
+/// `(r × 10 + d) mod m` for `r < m`, in u64 without overflow (no u128 division: it costs the
+/// wasm a kilobyte of compiler builtins).
+fn shift_mod(r: u64, d: u64, m: u64) -> u64 {
+    let add = |a: u64, b: u64| if a >= m - b { a - (m - b) } else { a + b };
+    let mut acc = d % m;
+    for _ in 0..10 {
+        acc = add(acc, r);
+    }
+    acc
 }
 
 /// A JSON number as an exact decimal: value = ±0.DIGITS × 10^point, `digits` without leading
@@ -171,7 +185,7 @@ mod tests {
         for (v, f) in [("1e308", true), ("1.7976931348623157e308", true), ("1.8e308", false), ("1e400", false), ("-1e400", false), ("1e-400", true)] {
             assert_eq!(n(v).is_finite(), f, "{v}");
         }
-        for (x, m, r) in [("10", "5", Some(true)), ("0.3", "0.1", Some(true)), ("7", "2", Some(false)), ("4.5", "1.5", Some(true)), ("1e30", "3", Some(false)), ("1e30", "5", Some(true)), ("0", "7", Some(true)), ("5", "0", None), ("5", "-1", None)] {
+        for (x, m, r) in [("10", "5", Some(true)), ("0.3", "0.1", Some(true)), ("7", "2", Some(false)), ("4.5", "1.5", Some(true)), ("1e30", "3", Some(false)), ("1e30", "5", Some(true)), ("0", "7", Some(true)), ("5", "0", None), ("5", "-1", None), ("36893488147419103230", "18446744073709551615", Some(true)), ("36893488147419103231", "18446744073709551615", Some(false)), ("1.8446744073709551615e21", "18446744073709551615", Some(true))] {
             assert_eq!(n(x).is_multiple_of(&n(m)), r, "{x} multipleOf {m}");
         }
     }
