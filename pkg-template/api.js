@@ -8,6 +8,7 @@ import {
   sniffParser as wasmSniffParser,
   classify as wasmClassify,
   ToolCallParser as WasmParser,
+  wasmMemory,
 } from "./dist/toolwire.js";
 import * as meta from "./meta.js";
 import { decodeEvents as events } from "./events.js";
@@ -63,10 +64,41 @@ export function classify(input, options) {
   return JSON.parse(wasmClassify(text(input, "classify"), optionsJson(options)));
 }
 
-/** A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done. */
+const utf8In = new TextEncoder();
+const utf8Out = new TextDecoder();
+/** A view of the wasm memory, renewed when the memory grows (which detaches the old buffer). */
+let memoryView = new Uint8Array(0);
+function memory() {
+  if (memoryView.byteLength === 0) memoryView = new Uint8Array(wasmMemory().buffer);
+  return memoryView;
+}
+
+/** A string of `len` bytes of UTF-8 at `ptr` in wasm memory (short ASCII without TextDecoder). */
+function readString(ptr, len) {
+  const m = memory();
+  if (len <= 64) {
+    let s = "";
+    for (let i = ptr; i < ptr + len; i++) {
+      const b = m[i];
+      if (b >= 0x80) return utf8Out.decode(m.subarray(ptr, ptr + len));
+      s += String.fromCharCode(b);
+    }
+    return s;
+  }
+  return utf8Out.decode(m.subarray(ptr, ptr + len));
+}
+
+/**
+ * A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done.
+ * `push` writes the chunk's UTF-8 into an input buffer in wasm memory (ASCII without
+ * TextEncoder) and reads the result only when there are events (numbers in the README).
+ */
 export class ToolCallParser {
   #wasm;
   #finished = false;
+  /** The wasm input buffer: its address and size (0: none yet). */
+  #input = 0;
+  #inputSize = 0;
 
   constructor(options) {
     this.#wasm = new WasmParser(optionsJson(options));
@@ -82,7 +114,24 @@ export class ToolCallParser {
     if (typeof chunk !== "string") {
       throw new TypeError(`ToolCallParser.push: expected a string chunk (pushBytes takes a Uint8Array), got ${describe(chunk)}`);
     }
-    return events(this.#open("push").push(chunk));
+    const wasm = this.#open("push");
+    const n = chunk.length;
+    // A UTF-16 unit is at most 3 bytes of UTF-8.
+    if (n * 3 > this.#inputSize) {
+      this.#inputSize = Math.max(n * 3, 256);
+      this.#input = wasm.inputBuffer(this.#inputSize);
+    }
+    const at = this.#input;
+    let m = memory();
+    let len = 0;
+    while (len < n) {
+      const c = chunk.charCodeAt(len);
+      if (c >= 0x80) break;
+      m[at + len++] = c;
+    }
+    if (len < n) len += utf8In.encodeInto(chunk.slice(len), m.subarray(at + len, at + this.#inputSize)).written;
+    const out = wasm.pushInput(len);
+    return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
   }
 
   /** Feeds UTF-8 bytes (a code point may be split across chunks). */

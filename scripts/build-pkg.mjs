@@ -22,7 +22,9 @@ mkdirSync(dist, { recursive: true });
 
 // 1. wasm-opt -Oz (binaryen from npm: no native download).
 execFileSync(join(root, "node_modules/.bin/wasm-opt"), [
-  "-Oz", "--strip-producers",
+  // The module's own memory starts zeroed and its first KiB is never used (Rust's stack sits
+  // below the data, far above it): about 0.7 KiB of gzip less.
+  "-Oz", "--converge", "--low-memory-unused", "--zero-filled-memory", "--strip-producers",
   join(src, "toolwire_bg.wasm"), "-o", join(dist, "toolwire_bg.wasm"),
 ], { stdio: "inherit" });
 copyFileSync(join(src, "toolwire.js"), join(dist, "toolwire.js"));

@@ -17,3 +17,52 @@ pub fn ceil_char_boundary(s: &str, at: usize) -> usize {
     }
     at
 }
+
+/// The offset of the first byte of `b` at or after `at` for which `stop` holds, skipping eight
+/// bytes at a time while `any_in_word` says none of them can (a word-at-a-time scan: the SSE
+/// decoder's line ends and the SSE fast path's string ends).
+#[inline]
+pub fn scan_until(b: &[u8], mut at: usize, any_in_word: impl Fn(u64) -> bool, stop: impl Fn(u8) -> bool) -> usize {
+    while let Some(w) = b.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        if any_in_word(u64::from_le_bytes(word)) {
+            break;
+        }
+        at += 8;
+    }
+    while b.get(at).is_some_and(|&c| !stop(c)) {
+        at += 1;
+    }
+    at
+}
+
+/// Whether a byte of `w` is below `n` (`n <= 128`).
+#[inline]
+pub fn word_has_less(w: u64, n: u8) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    w.wrapping_sub(ONES * n as u64) & !w & (ONES * 128) != 0
+}
+
+/// Whether a byte of `w` equals `c`.
+#[inline]
+pub fn word_has(w: u64, c: u8) -> bool {
+    word_has_less(w ^ (u64::MAX / 255 * c as u64), 1)
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    #[test]
+    fn word_scans_find_the_first_stop_byte() {
+        let text = b"abcdefghijklmnopqrstu\"vwxyz\n\xc3\xa9";
+        for start in 0..text.len() {
+            let quote = scan_until(text, start, |w| word_has(w, b'"'), |c| c == b'"');
+            assert_eq!(quote, text[start..].iter().position(|&c| c == b'"').map_or(text.len(), |i| start + i));
+            let ctrl = scan_until(text, start, |w| word_has_less(w, 0x20), |c| c < 0x20);
+            assert_eq!(ctrl, text[start..].iter().position(|&c| c < 0x20).map_or(text.len(), |i| start + i));
+        }
+        assert!(word_has_less(u64::from_le_bytes(*b"\x1fzzzzzzz"), 0x20) && !word_has_less(u64::from_le_bytes(*b"\xffzzz zzz"), 0x20));
+    }
+}

@@ -84,6 +84,10 @@ pub fn parse_js(text: &str, opts: &str) -> Result<String, JsError> {
 pub struct JsToolCallParser {
     inner: ToolCallParser,
     events: Vec<Event>,
+    /// The input buffer JS writes a chunk's UTF-8 into (`inputBuffer`, `pushInput`).
+    input: Vec<u8>,
+    /// The last `pushInput` result (`outputPtr`).
+    output: String,
 }
 
 #[wasm_bindgen(js_class = ToolCallParser)]
@@ -92,7 +96,7 @@ impl JsToolCallParser {
     pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
         let o = options(opts)?;
         let inner = ToolCallParser::new(&o).map_err(|e| JsError::new(&e.0))?;
-        Ok(JsToolCallParser { inner, events: Vec::new() })
+        Ok(JsToolCallParser { inner, events: Vec::new(), input: Vec::new(), output: String::new() })
     }
 
     /// The resolved parser id (useful with `parser: "auto"`).
@@ -106,6 +110,36 @@ impl JsToolCallParser {
         self.events.clear();
         self.inner.push_into(chunk, &mut self.events);
         self.drain()
+    }
+
+    /// The address of an input buffer of `len` bytes in wasm memory, valid until the next call
+    /// of `inputBuffer` (memory growth does not move it). The package writes each chunk's UTF-8
+    /// there and calls `pushInput`: no string is passed or allocated for the input.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, len: usize) -> *mut u8 {
+        self.input.resize(len, 0);
+        self.input.as_mut_ptr()
+    }
+
+    /// Feeds the first `len` bytes of the input buffer (a whole string's UTF-8; anything else
+    /// is read as bytes); returns the UTF-8 length of the result (`drain`'s encoding) at
+    /// `outputPtr`, 0 when there are no events (then nothing needs to be read).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> usize {
+        self.events.clear();
+        let bytes = self.input.get(..len).unwrap_or(&self.input);
+        match core::str::from_utf8(bytes) {
+            Ok(text) => self.inner.push_into(text, &mut self.events),
+            Err(_) => self.inner.push_bytes(bytes, &mut self.events),
+        }
+        self.output = self.drain();
+        self.output.len()
+    }
+
+    /// Where the last `pushInput` result is (its length is what `pushInput` returned).
+    #[wasm_bindgen(js_name = outputPtr)]
+    pub fn output_ptr(&self) -> *const u8 {
+        self.output.as_ptr()
     }
 
     /// Feeds UTF-8 bytes (code points may be split across chunks).
@@ -152,6 +186,12 @@ fn tagged(tag: char, text: &str) -> String {
     s.push(tag);
     s.push_str(text);
     s
+}
+
+/// The wasm memory (the package reads `pushInput` results from it).
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 /// The parser id for a model name, or `null` when unknown.

@@ -13,18 +13,29 @@ pub fn push_json_string(out: &mut String, s: &str) {
 pub fn push_escaped(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            out.push_str(&s[run..i]);
-            match b {
-                b'"' => out.push_str("\\\""),
-                b'\\' => out.push_str("\\\\"),
-                _ => super::scanner::push_control_escape(out, b),
-            }
-            run = i + 1;
+    loop {
+        // Bytes that need no escape, eight at a time.
+        let i = crate::text::scan_until(bytes, run, needs_escape_in_word, needs_escape);
+        out.push_str(&s[run..i]);
+        let Some(&b) = bytes.get(i) else { return };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            _ => super::scanner::push_control_escape(out, b),
         }
+        run = i + 1;
     }
-    out.push_str(&s[run..]);
+}
+
+/// A byte a JSON string cannot hold as it is: `"`, `\\` or a control character.
+pub fn needs_escape(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// Whether a byte of the word `w` (eight bytes) `needs_escape`.
+pub fn needs_escape_in_word(w: u64) -> bool {
+    use crate::text::{word_has, word_has_less};
+    word_has_less(w, 0x20) || word_has(w, b'"') || word_has(w, b'\\')
 }
 
 /// Decodes the body of a JSON string literal (no quotes). Returns `None` on an invalid escape.

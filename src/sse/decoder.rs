@@ -38,6 +38,10 @@ impl Event {
     /// unknown fields), each followed by `\n`.
     pub fn non_data_lines(&self) -> String {
         let mut out = String::new();
+        // The common event: one `data:` line.
+        if self.raw.starts_with("data:") && self.raw.find('\n') == Some(self.raw.len() - 1) {
+            return out;
+        }
         for line in self.raw.split_inclusive('\n') {
             if field_name(line.trim_end_matches('\n')) != "data" {
                 out.push_str(line);
@@ -129,7 +133,8 @@ impl Decoder {
                     continue;
                 }
             }
-            match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let end = crate::text::scan_until(rest, 0, |w| crate::text::word_has(w, b'\n') || crate::text::word_has(w, b'\r'), |b| b == b'\n' || b == b'\r');
+            match (end < rest.len()).then_some(end) {
                 Some(i) => {
                     self.line.extend_from_slice(&rest[..i]);
                     self.after_cr = rest[i] == b'\r';

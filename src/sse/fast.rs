@@ -71,7 +71,7 @@ impl<'a> Reader<'a> {
         if b.get(i) != Some(&b'{') {
             return None;
         }
-        let mut fields: Fields<'a> = Vec::new();
+        let mut fields: Fields<'a> = Vec::with_capacity(8);
         let mut j = i + 1;
         if b.get(j) == Some(&b'}') {
             return Some((fields, j + 1));
@@ -199,10 +199,8 @@ fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
     }
     let mut j = i + 1;
     loop {
-        // Plain bytes first (most of every string), one comparison each.
-        while b.get(j).is_some_and(|&c| c >= 0x20 && c != b'"' && c != b'\\') {
-            j += 1;
-        }
+        // Plain bytes first (most of every string), eight at a time.
+        j = crate::text::scan_until(b, j, crate::json::emit::needs_escape_in_word, crate::json::emit::needs_escape);
         match *b.get(j)? {
             b'"' => return Some(j + 1),
             b'\\' if escapes => {

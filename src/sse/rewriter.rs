@@ -556,7 +556,12 @@ impl SseRewriter {
     fn rewrite(&mut self, slot: usize, index: u64, text: Option<&str>, finish: Option<&str>, outs: &mut Vec<Out>) -> (Vec<Part>, Option<String>, bool) {
         let mut texts = Vec::new();
         let mut noted = false;
-        if let Some(t) = text.filter(|t| !t.is_empty()) {
+        let mut events = Vec::new();
+        let st = &mut self.choices[slot];
+        if let (Some(t), None, CumulativeDetection::Delta, Some(p)) = (text, finish, &st.detection, st.parser.as_mut()) {
+            // The steady state of a delta stream: the text goes to the parser as it is.
+            p.push_into(t, &mut events);
+        } else if let Some(t) = text.filter(|t| !t.is_empty()) {
             if let Some(problem) = self.choices[slot].normalize(t.to_string(), &mut texts) {
                 let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
                 if self.opts.comments {
@@ -569,8 +574,9 @@ impl SseRewriter {
         if finish.is_some() {
             self.choices[slot].flush_pending(&mut texts);
         }
-        let mut events = Vec::new();
-        self.feed(slot, &texts, finish.is_some(), &mut events);
+        if !texts.is_empty() || finish.is_some() {
+            self.feed(slot, &texts, finish.is_some(), &mut events);
+        }
         if finish.is_some() {
             self.choices[slot].finished = true;
         }
