@@ -608,8 +608,8 @@ impl Engine {
                         let len = ends.text(idx).len();
                         if core::mem::take(&mut self.markup.left_out) {
                             // The closing marker of a left-out call is text, as its markup is.
+                            held.push_str(ends.text(idx));
                             sink.text(held);
-                            sink.text(ends.text(idx));
                             self.acct.record(off + len, SpanKind::Text, sink);
                         } else {
                             self.acct.record(off + len, SpanKind::Markup, sink);
@@ -648,21 +648,19 @@ impl Engine {
         // A custom factory may make a different reader for the next payload.
         let spare = self.spare.take().filter(|_| main && !matches!(payload, Payload::Custom(_)));
         let reader = reuse(spare, bare_len > 0, || payload.reader(bare_len > 0));
-        self.markup = CallMarkup {
-            on: !self.drop_malformed && !(sink.keep.repaired && sink.keep.truncated),
-            text: core::mem::take(&mut self.markup.text),
-            at,
-            left_out: false,
-        };
-        self.markup.text.clear();
-        if self.markup.on {
+        let m = &mut self.markup;
+        m.on = !self.drop_malformed && !(sink.keep.repaired && sink.keep.truncated);
+        m.at = at;
+        m.left_out = false;
+        m.text.clear();
+        if m.on {
             if let Some(sec) = self.section.as_mut().filter(|s| s.calls_at_open == sink.calls_started()) {
                 // The first call of a section: the section's opening is its markup too.
-                self.markup.text.push_str(&sec.held);
-                self.markup.at = sec.at;
+                m.text.push_str(&sec.held);
+                m.at = sec.at;
                 sec.given_back = true;
             }
-            self.markup.text.push_str(&held);
+            m.text.push_str(&held);
         }
         self.mode = Mode::Payload(PayloadState {
             reader,

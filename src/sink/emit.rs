@@ -73,11 +73,14 @@ impl Emitter {
     }
 
     /// Gives the left-out call whose end event is at `pos` its markup as `text`: `markup` holds
-    /// the input bytes the reader consumed through the call's end, but for text the reader
-    /// emitted after the end from the last of them (a failed token given back), which stays
+    /// the input bytes the reader consumed through the call's end, but for the text the reader
+    /// emitted last, after the end, from the last of them (a failed token given back), which stays
     /// where it is. Returns the bytes of `markup` that are not its text.
     pub fn leave_out(&mut self, pos: usize, mut markup: String) -> usize {
-        let after: usize = self.events.iter().skip(pos + 1).map(|e| if let Event::Text(t) = e { t.len() } else { 0 }).sum();
+        let after = match self.events.last() {
+            Some(Event::Text(t)) if self.events.len() > pos + 1 => t.len(),
+            _ => 0,
+        };
         let keep = markup.len().saturating_sub(after);
         if markup.is_char_boundary(keep) {
             markup.truncate(keep);

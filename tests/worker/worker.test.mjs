@@ -342,8 +342,10 @@ test("an upstream stream that breaks mid-way ends the client stream cleanly, par
         const bytes = new Uint8Array(await res.arrayBuffer());
         const out = reassemble(bytes);
         const choice = out.choices.get(0);
-        assert.ok(choice.content.startsWith("Sure.Also "), choice.content);
-        assert.ok(!choice.content.includes("<tool_call>"), `markup in content: ${choice.content}`);
+        // A call cut off by the break is left out (the Hermes default): its markup comes back as
+        // content exactly as written, as parse() gives it (README, differences).
+        if (note) assert.equal(choice.content, 'Sure.Also <tool_call>{"name": "g", "arguments": {"b": ');
+        else assert.equal(choice.content, "Sure.Also ");
         assert.equal(choice.calls[0].name, "f");
         assert.deepEqual(JSON.parse(choice.calls[0].arguments), { a: 1 });
         assert.ok(out.diagnostics.includes("truncation"), `a truncation comment: ${out.comments}`);

@@ -72,7 +72,8 @@ test("replay of any chunk size gives the same merged events as parse()", () => {
     for (const size of [1, 3, 1000]) {
       const r = new Replay(api, e.text, opts, size);
       while (r.step());
-      const content = r.items.filter((i) => i.type === "text").map((i) => i.value).join("");
+      // The merge rule: text, and the markup of a call that is not kept.
+      const content = r.items.map((i) => (i.type === "text" ? i.value : i.type === "tool-call-end" && !i.event.kept ? (i.event.text ?? "") : "")).join("");
       const names = r.items.filter((i) => i.type === "tool-call-end" && i.event.kept).map((i) => i.event.name);
       assert.equal(content || null, want.content, `${e.family} chunk ${size}`);
       assert.deepEqual(names, want.toolCalls.map((c) => c.name), `${e.family} chunk ${size}`);
