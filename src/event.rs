@@ -88,10 +88,7 @@ impl Event {
             Event::ToolCallStart { index, id, name } => {
                 out.push_str("{\"type\":\"tool-call-start\",\"index\":");
                 push_usize(out, *index);
-                out.push_str(",\"id\":");
-                push_json_string(out, id);
-                out.push_str(",\"name\":");
-                push_json_string(out, name);
+                push_call(out, ",", id, name, None);
             }
             Event::ToolCallDelta { index, arguments_delta } => {
                 out.push_str("{\"type\":\"tool-call-delta\",\"index\":");
@@ -102,12 +99,7 @@ impl Event {
             Event::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
                 out.push_str("{\"type\":\"tool-call-end\",\"index\":");
                 push_usize(out, *index);
-                out.push_str(",\"id\":");
-                push_json_string(out, id);
-                out.push_str(",\"name\":");
-                push_json_string(out, name);
-                out.push_str(",\"arguments\":");
-                push_json_string(out, arguments);
+                push_call(out, ",", id, name, Some(arguments));
                 if *repaired {
                     out.push_str(",\"repaired\":true");
                 }
@@ -117,18 +109,34 @@ impl Event {
                     push_json_string(out, text);
                 }
             }
-            Event::Diagnostic { label, message, index } => {
-                out.push_str("{\"type\":\"diagnostic\",\"label\":\"");
-                out.push_str(label.as_str());
-                out.push_str("\",\"message\":");
-                push_json_string(out, message);
-                if let Some(i) = index {
-                    out.push_str(",\"index\":");
-                    push_usize(out, *i);
-                }
-            }
+            Event::Diagnostic { label, message, index } => push_diagnostic(out, *label, message, *index),
         }
         out.push('}');
+    }
+}
+
+/// `{sep}"id":…,"name":…[,"arguments":…]` (no closing brace).
+fn push_call(out: &mut String, sep: &str, id: &str, name: &str, arguments: Option<&str>) {
+    out.push_str(sep);
+    out.push_str("\"id\":");
+    push_json_string(out, id);
+    out.push_str(",\"name\":");
+    push_json_string(out, name);
+    if let Some(a) = arguments {
+        out.push_str(",\"arguments\":");
+        push_json_string(out, a);
+    }
+}
+
+/// A diagnostic event's JSON, but for the closing brace.
+fn push_diagnostic(out: &mut String, label: Label, message: &str, index: Option<usize>) {
+    out.push_str("{\"type\":\"diagnostic\",\"label\":\"");
+    out.push_str(label.as_str());
+    out.push_str("\",\"message\":");
+    push_json_string(out, message);
+    if let Some(i) = index {
+        out.push_str(",\"index\":");
+        push_usize(out, i);
     }
 }
 
@@ -249,12 +257,7 @@ impl ParseResult {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str("{\"id\":");
-            push_json_string(&mut out, &c.id);
-            out.push_str(",\"name\":");
-            push_json_string(&mut out, &c.name);
-            out.push_str(",\"arguments\":");
-            push_json_string(&mut out, &c.arguments);
+            push_call(&mut out, "{", &c.id, &c.name, Some(&c.arguments));
             out.push('}');
         }
         out.push_str("],\"diagnostics\":[");
@@ -262,8 +265,8 @@ impl ParseResult {
             if i > 0 {
                 out.push(',');
             }
-            Event::Diagnostic { label: d.label, message: d.message.clone(), index: d.index }
-                .write_json(&mut out);
+            push_diagnostic(&mut out, d.label, &d.message, d.index);
+            out.push('}');
         }
         out.push_str("]}");
         out
