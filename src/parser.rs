@@ -145,7 +145,7 @@ pub fn check_keys(obj: &crate::json::Map, what: &str, valid: &[&str], extra: &[&
     let all: Vec<&str> = valid.iter().chain(extra).copied().collect();
     let close = all.iter().map(|k| (edit_distance(bad, k), *k)).min().filter(|(d, _)| *d <= 2);
     let hint = close.map(|(_, k)| format!(" (did you mean `{k}`?)")).unwrap_or_default();
-    Err(Error(format!("unknown {what} `{bad}`{hint}; valid {what}s: {}", all.join(", "))))
+    Err(Error(format!("unknown {what} `{bad}`{hint}; valid {what}s: {}", crate::small::join(&all, ", "))))
 }
 
 /// Levenshtein distance over chars (short option names only).
@@ -171,7 +171,7 @@ pub fn resolve_family(parser: &str, model: Option<&str>) -> Result<&'static Fami
         return families::find(id).ok_or_else(|| Error(format!("internal: detected parser `{id}` is not registered")));
     }
     families::find(parser).ok_or_else(|| {
-        Error(format!("unknown parser `{parser}`; valid parsers: auto, {}", families::names().join(", ")))
+        Error(format!("unknown parser `{parser}`; valid parsers: auto, {}", crate::small::join(&families::names(), ", ")))
     })
 }
 
@@ -180,7 +180,7 @@ fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'st
         None => Ok(None),
         Some(n) if n.trim().is_empty() => Ok(None),
         Some(n) => reasoning::find(n).map(Some).ok_or_else(|| {
-            Error(format!("unknown reasoning parser `{n}`; valid reasoning parsers: {}", reasoning::names().join(", ")))
+            Error(format!("unknown reasoning parser `{n}`; valid reasoning parsers: {}", crate::small::join(&reasoning::names(), ", ")))
         }),
     }
 }

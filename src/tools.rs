@@ -61,7 +61,7 @@ impl Tools {
 
     pub fn unknown_tool_message(&self, name: &str) -> String {
         let names: Vec<&str> = self.names().collect();
-        format!("`{name}` is not a declared tool (declared: {})", names.join(", "))
+        format!("`{name}` is not a declared tool (declared: {})", crate::small::join(&names, ", "))
     }
 
     /// The schema of parameter `key` of tool `name` and the tool's parameters schema (the root

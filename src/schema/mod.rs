@@ -106,7 +106,7 @@ impl Types {
     }
 
     pub fn names(self) -> String {
-        self.iter().map(Ty::name).collect::<Vec<_>>().join(" or ")
+        crate::small::join(&self.iter().map(Ty::name).collect::<Vec<_>>(), " or ")
     }
 }
 

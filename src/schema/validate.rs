@@ -164,7 +164,7 @@ impl<'a> Validator<'a> {
             return true;
         }
         let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
-        self.issue(Kind::Type, path, format!("expected {}, got {}", names.join(" or "), show(value)));
+        self.issue(Kind::Type, path, format!("expected {}, got {}", crate::small::join(&names, " or "), show(value)));
         false
     }
 
@@ -175,7 +175,7 @@ impl<'a> Validator<'a> {
                 let kind = if !explicit_type && !list.iter().any(|x| same_type(x, value)) { Kind::Type } else { Kind::Violation };
                 let shown: Vec<String> = list.iter().take(12).map(show).collect();
                 let more = if list.len() > 12 { ", …" } else { "" };
-                self.issue(kind, path, format!("expected one of {}{more}, got {}", shown.join(", "), show(value)));
+                self.issue(kind, path, format!("expected one of {}{more}, got {}", crate::small::join(&shown, ", "), show(value)));
             }
         }
         if let Some(c) = schema.get("const") {
@@ -414,7 +414,7 @@ impl<'a> Validator<'a> {
         let mut names = Vec::new();
         declared_names(schema, self.root, 0, &mut names);
         let what = if path.matches('`').count() <= 2 { "parameter" } else { "property" };
-        let list = if names.is_empty() { "none".to_string() } else { names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ") };
+        let list = if names.is_empty() { "none".to_string() } else { crate::small::join(&names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>(), ", ") };
         let why = if kind == Kind::Extra { "not allowed: not a declared" } else { "not a declared" };
         self.issue(kind, path, format!("{why} {what} (declared: {list})"));
     }

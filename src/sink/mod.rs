@@ -134,13 +134,14 @@ impl Sink {
     }
 
     fn report_typed(&mut self, key: &str, typed: Typed) -> String {
-        if typed.coercion_failed {
+        if let Some(message) = typed.coercion {
+            self.call_diag(Label::TypeCoercion, message);
             if let Some(call) = self.open.as_mut() {
                 call.coerced.push(key.to_string());
             }
         }
-        for (label, message) in typed.problems {
-            self.call_diag(label, message);
+        if let Some(message) = typed.too_deep {
+            self.call_diag(Label::LimitExceeded, message);
         }
         typed.json
     }

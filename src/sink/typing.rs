@@ -10,9 +10,10 @@ use crate::tools::Tools;
 /// A parameter value as JSON text, and the diagnostics it earned.
 pub(crate) struct Typed {
     pub json: String,
-    pub problems: Vec<(Label, String)>,
-    /// The value did not fit its schema (validation then skips the key).
-    pub coercion_failed: bool,
+    /// The value did not fit its schema (`type_coercion`; validation then skips the key).
+    pub coercion: Option<String>,
+    /// The value nested past `max_depth` and is kept as a string (`limit_exceeded`).
+    pub too_deep: Option<String>,
 }
 
 /// The tools of the request and the depth limit, for the call named `name`.
@@ -37,45 +38,41 @@ impl Typing<'_> {
     /// its raw form and is reported as `type_coercion`.
     pub fn text_value(&self, key: &str, text: &str) -> Typed {
         let (Some(tools), Some(name)) = (self.tools, self.name) else {
-            return Typed { json: json_string(text), problems: Vec::new(), coercion_failed: false };
+            return Typed { json: json_string(text), coercion: None, too_deep: None };
         };
         let c = tools.coerce_text(name, key, text);
-        let mut problems = Vec::new();
-        if !c.ok {
+        let coercion = (!c.ok).then(|| {
             let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
-            let got = json_string(text);
-            problems.push((Label::TypeCoercion, format!("`{name}`.`{key}`: expected {expected}, got {got}; kept as given")));
-        }
-        self.within_depth(key, c.value.to_string(), text, problems, !c.ok)
+            format!("`{name}`.`{key}`: expected {expected}, got {}; kept as given", json_string(text))
+        });
+        self.within_depth(key, c.value.to_string(), text, coercion)
     }
 
     /// Like `text_value`, for a value that is already JSON text (a container of a typed
     /// parameter): coerced member by member by the declared schema. What does not fit keeps its
     /// form and is reported once as `type_coercion`.
     pub fn json_value(&self, key: &str, json: &str) -> Typed {
-        let unchanged = || Typed { json: json.to_string(), problems: Vec::new(), coercion_failed: false };
+        let unchanged = || Typed { json: json.to_string(), coercion: None, too_deep: None };
         let Ok(v) = crate::json::parse(json) else { return unchanged() };
         let (Some(tools), Some(name)) = (self.tools, self.name) else { return unchanged() };
         let Some((schema, root)) = tools.param(name, key) else { return unchanged() };
         let c = crate::schema::coerce::coerce_value(&v, schema, root);
-        let mut problems = Vec::new();
-        if !c.ok {
+        let coercion = (!c.ok).then(|| {
             let expected = crate::schema::types(schema, root).names();
-            problems.push((Label::TypeCoercion, format!("`{name}`.`{key}`: expected {expected}, got {json}; kept as given where it did not fit")));
-        }
-        self.within_depth(key, c.value.to_string(), json, problems, !c.ok)
+            format!("`{name}`.`{key}`: expected {expected}, got {json}; kept as given where it did not fit")
+        });
+        self.within_depth(key, c.value.to_string(), json, coercion)
     }
 
     /// `json` when it nests at most `max_depth` deep (so that the arguments object holding it
     /// stays within the limit); else `raw` as a JSON string, reported as `limit_exceeded`.
-    fn within_depth(&self, key: &str, json: String, raw: &str, mut problems: Vec<(Label, String)>, coercion_failed: bool) -> Typed {
+    fn within_depth(&self, key: &str, json: String, raw: &str, coercion: Option<String>) -> Typed {
         let mut sc = JsonScanner::new(Expect::Any, self.max_depth);
         if !matches!(sc.feed(&json, None).1, Err(JsonError::TooDeep)) {
-            return Typed { json, problems, coercion_failed };
+            return Typed { json, coercion, too_deep: None };
         }
         let msg = format!("`{}`.`{key}`: the value nests deeper than {}; kept as a string", self.name.unwrap_or_default(), self.max_depth);
-        problems.push((Label::LimitExceeded, msg));
-        Typed { json: json_string(raw), problems, coercion_failed }
+        Typed { json: json_string(raw), coercion, too_deep: Some(msg) }
     }
 
     /// The diagnostics of the finished call `args` (`repaired`: closed by the parser;

@@ -351,7 +351,7 @@ impl SseRewriter {
         let chunk = fields_of(&chunk);
         if single {
             let list: Vec<String> = outs.into_iter().filter_map(|o| if let Out::Choice(c) = o { Some(c) } else { None }).collect();
-            write_chunk(out, &extra, &chunk, &list.join(","), true);
+            write_chunk(out, &extra, &chunk, &crate::small::join(&list, ","), true);
             return;
         }
         write_outs(out, &chunk, outs, true, &extra);
