@@ -510,7 +510,11 @@ impl Reader for MessageReader {
                 Part::JsonArgs => {
                     let (used, ended) = self.args.feed(rest, eof, sink);
                     i += used;
-                    return if ended { Step::done(i) } else { Step::partial(i) };
+                    return match self.args.failure.take() {
+                        Some(error) if ended => Step::done_with(i, error),
+                        _ if ended => Step::done(i),
+                        _ => Step::partial(i),
+                    };
                 }
                 Part::Invoke(call) => {
                     let (used, nest) = call.feed(rest, eof, sink);

@@ -6,7 +6,7 @@
 //! rejected (its bytes become text).
 
 use crate::prelude::*;
-use crate::reader::{CallError, Reader, Step};
+use crate::reader::{CallError, Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonScanner, Progress};
 use crate::scan::{Act, Hit, MarkerSet};
@@ -66,11 +66,13 @@ impl NamedJson {
 pub struct RawArgs {
     sc: JsonScanner,
     scratch: String,
+    /// What broke the arguments (reported when the call ended), for the payload's `Done`.
+    pub failure: Option<CallError>,
 }
 
 impl Default for RawArgs {
     fn default() -> Self {
-        RawArgs { sc: JsonScanner::repairing(Expect::Object, 1), scratch: String::new() }
+        RawArgs { sc: JsonScanner::repairing(Expect::Object, 1), scratch: String::new(), failure: None }
     }
 }
 
@@ -78,6 +80,7 @@ impl RawArgs {
     /// Call right after `sink.start_call`, at the arguments' `{`.
     pub fn begin(&mut self, sink: &Sink) {
         self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+        self.failure = None;
     }
 
     /// Returns the bytes used and whether the call ended.
@@ -101,6 +104,7 @@ impl RawArgs {
             Err(e) => {
                 let error = crate::json::call::describe(e).map(|m| format!("malformed arguments ({m}); closed"));
                 sink.end_call_incomplete(error.label(), error.message());
+                self.failure = Some(error);
                 (used, true)
             }
         }
@@ -224,6 +228,21 @@ const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let step = self.feed_call(input, eof, sink);
+        with_failure(step, &mut self.args)
+    }
+}
+
+/// `step`, carrying what broke the arguments when it ends the payload.
+fn with_failure(mut step: Step, args: &mut RawArgs) -> Step {
+    if step.status == Status::Done && step.error.is_none() {
+        step.error = args.failure.take();
+    }
+    step
+}
+
+impl NamedReader {
+    fn feed_call(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
@@ -273,7 +292,8 @@ impl Reader for NamedReader {
                             if eof {
                                 // A name with no arguments at the end of the output.
                                 if !self.name.trim().is_empty() {
-                                    sink.diag(Label::Truncation, format!("the output ended after tool name `{}`", self.name.trim()), None);
+                                    let error = CallError::Truncated(format!("the output ended after tool name `{}`", self.name.trim()));
+                                    return Step::reject_with(i + text_end, error);
                                 }
                                 return Step::reject(i + text_end);
                             }
@@ -463,6 +483,13 @@ impl MistralReader {
 
 impl Reader for MistralReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let step = self.feed_call(input, eof, sink);
+        with_failure(step, &mut self.args)
+    }
+}
+
+impl MistralReader {
+    fn feed_call(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {

@@ -19,8 +19,9 @@ use crate::event::Label;
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
 
+/// Which part of a call list the reader is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum St {
+enum Part {
     Begin,
     /// Python: after `[` or `,`, a call comes.
     Item,
@@ -33,7 +34,7 @@ enum St {
 /// See the module docs.
 pub struct CallsReader {
     cfg: &'static PySyntax,
-    st: St,
+    part: Part,
     /// Python: the list was opened with `[`.
     bracket: bool,
     name: String,
@@ -43,6 +44,8 @@ pub struct CallsReader {
     args: Option<Values>,
     prefix: MarkerSet,
     stop: MarkerSet,
+    /// What broke a call that the reader ended and went on after, for the payload's `Done`.
+    failure: Option<CallError>,
 }
 
 impl CallsReader {
@@ -51,7 +54,7 @@ impl CallsReader {
         prefix.add_all(cfg.call_prefix, Act::Other(0));
         let mut stop = MarkerSet::new();
         stop.add_all(cfg.stop, Act::Other(0));
-        CallsReader { cfg, st: St::Begin, bracket: false, name: String::new(), raw: String::new(), calls: 0, args: None, prefix, stop }
+        CallsReader { cfg, part: Part::Begin, bracket: false, name: String::new(), raw: String::new(), calls: 0, args: None, prefix, stop, failure: None }
     }
 
     fn python(&self) -> bool {
@@ -60,7 +63,7 @@ impl CallsReader {
 
     /// What was read is not a call: rejected before the first call, else given back as text.
     fn not_call(&mut self, i: usize, sink: &mut Sink) -> Step {
-        self.st = St::Done;
+        self.part = Part::Done;
         if self.calls == 0 {
             return Step::reject(i);
         }
@@ -76,7 +79,7 @@ impl CallsReader {
         sink.start_call(name, None);
         self.calls += 1;
         self.args = Some(Values::new(self.cfg, close, sink));
-        self.st = St::Args;
+        self.part = Part::Args;
     }
 
     /// A key-value name with no arguments: a call with `{}`, reported.
@@ -84,8 +87,11 @@ impl CallsReader {
         sink.start_call(self.name.trim(), None);
         self.calls += 1;
         sink.end_call_incomplete(label, msg);
+        if label == Label::MalformedJson {
+            self.failure = Some(CallError::Malformed(msg.into()));
+        }
         self.raw.clear();
-        self.st = St::After;
+        self.part = Part::After;
     }
 
     fn valid_name(&self, sink: &Sink) -> bool {
@@ -109,7 +115,7 @@ impl CallsReader {
             self.name.push_str(&input[start..at]);
             let msg = format!("a tool name ran past the {max}-byte maxNameBytes limit; released as text");
             if self.calls == 0 {
-                self.st = St::Done;
+                self.part = Part::Done;
                 return Err(Step::reject_with(at, CallError::Limit(msg)));
             }
             sink.diag(Label::LimitExceeded, msg, None);
@@ -164,7 +170,7 @@ impl CallsReader {
                 Ok(Some(idx)) => {
                     let k = j + self.prefix.text(idx).len();
                     self.raw.push_str(&input[i..k]);
-                    self.st = St::Name;
+                    self.part = Part::Name;
                     Ok(k)
                 }
                 Ok(None) => Err(self.end(i, false, sink)),
@@ -173,16 +179,16 @@ impl CallsReader {
         match c {
             b',' => {
                 self.raw.push_str(&input[i..=j]);
-                self.st = St::Item;
+                self.part = Part::Item;
                 Ok(j + 1)
             }
             b']' if self.bracket => {
-                self.st = St::Done;
+                self.part = Part::Done;
                 Ok(j + 1)
             }
             _ if lex::is_ident_start(c) => {
                 self.raw.push_str(&input[i..j]);
-                self.st = St::Name;
+                self.part = Part::Name;
                 Ok(j)
             }
             _ => Err(self.end(i, false, sink)),
@@ -191,7 +197,7 @@ impl CallsReader {
 
     /// The payload ends at `i`; an open list is reported (`cut`: the output ended).
     fn end(&mut self, i: usize, cut: bool, sink: &mut Sink) -> Step {
-        self.st = St::Done;
+        self.part = Part::Done;
         if self.bracket {
             let msg = "the call list was not closed with `]`".to_string();
             return Step::fail(i, if cut { CallError::Truncated(msg) } else { CallError::Malformed(msg) }, sink);
@@ -202,12 +208,22 @@ impl CallsReader {
 
 impl Reader for CallsReader {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
+        let mut step = self.feed_list(input, eof, sink);
+        if step.status == crate::reader::Status::Done && step.error.is_none() {
+            step.error = self.failure.take();
+        }
+        step
+    }
+}
+
+impl CallsReader {
+    fn feed_list(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
-            let r = match self.st {
-                St::Done => return Step::done(i),
-                St::Begin | St::Item => {
+            let r = match self.part {
+                Part::Done => return Step::done(i),
+                Part::Begin | Part::Item => {
                     let ws = i;
                     while i < bytes.len() && bytes[i].is_ascii_whitespace() {
                         i += 1;
@@ -224,33 +240,33 @@ impl Reader for CallsReader {
                         }
                         return self.end(i, true, sink);
                     };
-                    let begin = self.st == St::Begin;
+                    let begin = self.part == Part::Begin;
                     if !self.python() {
                         match self.prefix.at_start(&input[i..], eof) {
                             Err(()) => return Step::partial(i),
                             Ok(Some(idx)) => {
-                                self.st = St::Name;
+                                self.part = Part::Name;
                                 Ok(i + self.prefix.text(idx).len())
                             }
                             Ok(None) => return Step::reject(i),
                         }
                     } else if begin && c == b'[' {
                         self.bracket = true;
-                        self.st = St::Item;
+                        self.part = Part::Item;
                         Ok(i + 1)
                     } else if lex::is_ident_start(c) {
-                        self.st = St::Name;
+                        self.part = Part::Name;
                         Ok(i)
                     } else if c == b']' && self.bracket && self.calls > 0 {
                         // A trailing comma.
-                        self.st = St::Done;
+                        self.part = Part::Done;
                         Ok(i + 1)
                     } else {
                         return self.not_call(i, sink);
                     }
                 }
-                St::Name => self.name(input, i, eof, sink),
-                St::Args => {
+                Part::Name => self.name(input, i, eof, sink),
+                Part::Args => {
                     let Some(args) = self.args.as_mut() else { return self.not_call(i, sink) };
                     let (used, status) = args.feed(&input[i..], eof, sink);
                     i += used;
@@ -259,17 +275,17 @@ impl Reader for CallsReader {
                         Status::More => {
                             args.finish(sink);
                             sink.end_call_truncated();
-                            self.st = St::Done;
+                            self.part = Part::Done;
                             return Step::done(i);
                         }
                         Status::Closed => {
                             sink.end_call();
-                            self.st = St::After;
+                            self.part = Part::After;
                             Ok(i)
                         }
                         Status::Stopped => {
                             args.finish(sink);
-                            self.st = St::Done;
+                            self.part = Part::Done;
                             return Step::fail(i, CallError::Malformed("the arguments were not closed before the end marker".into()), sink);
                         }
                         Status::Failed(error) => {
@@ -278,12 +294,12 @@ impl Reader for CallsReader {
                             let error = error.map(|m| format!("malformed arguments ({m}); closed"));
                             sink.end_call_incomplete(error.label(), error.message());
                             sink.text(&unread);
-                            self.st = St::Done;
+                            self.part = Part::Done;
                             return Step::done_with(i, error);
                         }
                     }
                 }
-                St::After => self.after(input, i, eof, sink),
+                Part::After => self.after(input, i, eof, sink),
             };
             match r {
                 Ok(j) => i = j,
