@@ -95,12 +95,11 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`.
-    pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, start_in_reasoning: bool) -> Engine {
-        let (reasoning, start_in_reasoning) = match (reasoning, syntax.reasoning) {
-            (None, Some(r)) => (Some(r), r.implicit_start),
-            _ => (reasoning, start_in_reasoning),
-        };
+    /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`;
+    /// `thinking` is the option that, with the chosen markers' [`Thinking`], sets the start state.
+    pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, thinking: Option<bool>) -> Engine {
+        let reasoning = reasoning.or(syntax.reasoning);
+        let start_in_reasoning = reasoning.is_some_and(|r| r.thinking.starts_inside(thinking));
         let mut content = MarkerSet::new();
         let mut thinking = MarkerSet::new();
         let mut section_set = MarkerSet::new();

@@ -204,10 +204,9 @@ impl ToolCallParser {
             None | Some(crate::json::Value::Null) => None,
             Some(v) => Some(Tools::from_json_with(v, opts.pattern_engine).map_err(Error)?),
         };
-        let start = opts.thinking != Some(false) && reasoning.is_some_and(|r| r.implicit_start);
-        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, start).map_err(Error)? {
+        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)? {
             Some(e) => e,
-            None => Engine::new(&family.syntax, reasoning, start),
+            None => Engine::new(&family.syntax, reasoning, opts.thinking),
         };
         let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
         // `bareJson`: a bare `{` in content opens a JSON call object, for families that have

@@ -1,15 +1,21 @@
 //! Reasoning parsers (vLLM `--reasoning-parser` names, 0.33.0: all 42) as data.
 //!
 //! The engine splits reasoning from content with these markers: `start` opens reasoning, `end`
-//! closes it; with `implicit_start` the output begins inside reasoning and only an end marker
-//! (or a tool call) closes it. A duplicate start inside reasoning and a stray end in content are
-//! swallowed. `ignore` lists answer framing swallowed in content (`<answer>`, `<response>`).
-//! With `calls_end` a family's tool-call marker inside reasoning ends the reasoning and opens the
-//! call (vLLM's engine behaviour); without it the marker stays reasoning text.
+//! closes it. `thinking` ([`Thinking`]) says where the output starts for each value of the
+//! `thinking` option (vLLM's `thinking`/`enable_thinking` chat-template switch): inside
+//! reasoning, the text before an end marker (or a tool call) is reasoning with no start marker.
+//! A duplicate start inside reasoning and a stray end in content are swallowed. `ignore` lists
+//! answer framing swallowed in content (`<answer>`, `<response>`). With `calls_end` a family's
+//! tool-call marker inside reasoning ends the reasoning and opens the call (vLLM's engine
+//! behaviour); without it the marker stays reasoning text.
 //!
-//! `implicit_start` follows vLLM's default for each name (thinking on where the parser reads a
-//! `thinking` switch), except `qwen3`: it starts in content, so a hybrid Qwen3 with thinking off
-//! loses no content; for templates that pre-fill `<think>` use `deepseek_r1`.
+//! The switch per name follows vLLM: `deepseek_v3` (r1-style when thinking is on, default off)
+//! and `deepseek_v41` start in reasoning only with `thinking: true`; `qwen3`, `glm45`, `kimi_k2`,
+//! `deepseek_v4`, … start in reasoning unless `thinking: false`; `step3p5`'s template pre-fills
+//! `<think>` and ignores the switch. Parsers that vLLM runs r1-style without reading the switch
+//! (`deepseek_r1`, `step3`, `olmo3`, …) honour `thinking: false` here (the caller says the
+//! prompt did not open reasoning). With thinking off, vLLM's `deepseek_v3`/`holo2` read no
+//! reasoning at all; here a `<think>` block the model writes is still reasoning.
 //!
 //! Channel formats are read by their tool family, so these entries have no markers: `openai_gptoss`
 //! (Harmony `analysis` channel: the `openai` family), `muse`/`musespark1x`/`muse_glimmer`
@@ -18,18 +24,19 @@
 
 use crate::prelude::*;
 use crate::syntax::Reasoning;
+use crate::syntax::Thinking::{self, Always, DefaultOff, DefaultOn, Opened};
 
 const THINK: &[&str] = &["<think>"];
 const END_THINK: &[&str] = &["</think>"];
 
-/// `<think>`/`</think>` reasoning; `implicit`: output begins inside it.
-const fn think(id: &'static str, aliases: &'static [&'static str], implicit: bool, description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], implicit_start: implicit, calls_end: true, strip_tail: false, description: text!(description) }
+/// `<think>`/`</think>` reasoning started as `thinking` says.
+const fn think(id: &'static str, aliases: &'static [&'static str], thinking: Thinking, description: &'static str) -> Reasoning<'static> {
+    Reasoning { id, aliases, start: THINK, end: END_THINK, ignore: &[], thinking, calls_end: true, strip_tail: false, description: text!(description) }
 }
 
 /// Reasoning read by a family's channel reader: no markers here.
 const fn channels(id: &'static str, aliases: &'static [&'static str], description: &'static str) -> Reasoning<'static> {
-    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], implicit_start: false, calls_end: true, strip_tail: false, description: text!(description) }
+    Reasoning { id, aliases, start: &[], end: &[], ignore: &[], thinking: Opened, calls_end: true, strip_tail: false, description: text!(description) }
 }
 
 /// Every reasoning parser.
@@ -41,7 +48,7 @@ pub const HUNYUAN_A13B: Reasoning<'static> = Reasoning {
     start: &["<think>\n", "<think>"],
     end: &["\n</think>\n", "\n</think>", "</think>\n", "</think>"],
     ignore: &["<answer>\n", "<answer>", "\n</answer>", "</answer>"],
-    implicit_start: false,
+    thinking: Opened,
     calls_end: false,
     strip_tail: false,
     description: text!("Hunyuan-A13B: <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>; the answer framing is dropped; tool blocks inside <think> stay reasoning."),
@@ -55,43 +62,43 @@ pub const INKLING: Reasoning<'static> = Reasoning {
     start: &["<|content_thinking|>"],
     end: &["<|end_message|>", "<|content_model_end_sampling|>"],
     ignore: &["<|message_model|>", "<|content_text|>", "<|end_message|>", "<|content_model_end_sampling|>"],
-    implicit_start: false,
+    thinking: Opened,
     calls_end: true,
     strip_tail: false,
     description: text!("Inkling: <|content_thinking|>…<|end_message|>; text-message framing is dropped."),
 };
 
 pub static REASONING: &[Reasoning<'static>] = &[
-    think("qwen3", &["mimo", "nemotron_v3"], true, "<think>…</think>; output starts in reasoning (thinking on, vLLM's default; the template may pre-fill <think>); a tool call ends reasoning. For thinking off, pass no reasoning parser."),
-    think("deepseek_r1", &["step5", "holo2"], true, "<think>…</think>; output may begin inside reasoning with no <think>."),
+    think("qwen3", &["mimo", "nemotron_v3"], DefaultOn, "<think>…</think>; output starts in reasoning unless thinking is off (vLLM's enable_thinking, default on); a tool call ends reasoning."),
+    think("deepseek_r1", &["step5", "holo2"], DefaultOn, "<think>…</think>; output begins inside reasoning (no <think>) unless thinking is off."),
     think(
         "deepseek_v3",
         &[],
-        false,
-        "<think>…</think> when the model opens it (vLLM: identity unless `thinking`); use deepseek_r1 when the prompt opens <think>.",
+        DefaultOff,
+        "<think>…</think>; with thinking on (vLLM's thinking/enable_thinking, default off) as deepseek_r1: output begins inside reasoning.",
     ),
-    think("deepseek_v4", &[], true, "<think>…</think>, thinking on by default: output begins inside reasoning; a DSML tool start ends it."),
-    think("deepseek_v41", &[], false, "<think>…</think>, thinking off by default: reasoning only when the model opens <think>."),
-    think("glm45", &["glm47", "ling3"], true, "GLM-4.5/4.6/4.7/5, Ling 3: output begins inside reasoning until </think>."),
-    think("kimi_k2", &[], true, "Kimi K2: reasoning until </think>; <|tool_calls_section_begin|> ends it."),
-    think("minimax_m2", &[], true, "MiniMax-M2: the prompt opens <think>; reasoning until </think>."),
-    think("step3", &[], true, "Step-3: reasoning until </think>."),
+    think("deepseek_v4", &[], DefaultOn, "<think>…</think>, thinking on by default: output begins inside reasoning; a DSML tool start ends it."),
+    think("deepseek_v41", &[], DefaultOff, "<think>…</think>, thinking off by default: reasoning when the model opens <think>, or from the start with thinking on."),
+    think("glm45", &["glm47", "ling3"], DefaultOn, "GLM-4.5/4.6/4.7/5, Ling 3: output begins inside reasoning until </think> unless thinking is off."),
+    think("kimi_k2", &[], DefaultOn, "Kimi K2: reasoning until </think> unless thinking is off; <|tool_calls_section_begin|> ends it."),
+    think("minimax_m2", &[], DefaultOn, "MiniMax-M2: the prompt opens <think>; reasoning until </think>."),
+    think("step3", &[], DefaultOn, "Step-3: reasoning until </think>."),
     Reasoning {
         strip_tail: true,
-        ..think("step3p5", &[], true, "Step-3.5: <think> always on (pre-filled); reasoning until </think>; its trailing whitespace is dropped.")
+        ..think("step3p5", &[], Always, "Step-3.5: <think> always on (pre-filled; the thinking switch is ignored); reasoning until </think>; its trailing whitespace is dropped.")
     },
-    think("olmo3", &[], true, "Olmo 3 Think: <think>…</think>; output may begin inside reasoning."),
-    think("poolside_v1", &[], false, "Poolside v1: <think>…</think>."),
-    think("granite_thinking_parser", &[], false, "Granite thinking models: <think>…</think>."),
-    think("hy_v3", &["hy_v4"], false, "Tencent HY v3/v4: <think>…</think> (tokenizers with a token suffix are not supported)."),
-    think("k2_horizon", &[], false, "K2 Horizon: <think>…</think>; an <ifm|tool_calls> section ends reasoning."),
+    think("olmo3", &[], DefaultOn, "Olmo 3 Think: <think>…</think>; output may begin inside reasoning."),
+    think("poolside_v1", &[], Opened, "Poolside v1: <think>…</think>."),
+    think("granite_thinking_parser", &[], Opened, "Granite thinking models: <think>…</think>."),
+    think("hy_v3", &["hy_v4"], Opened, "Tencent HY v3/v4: <think>…</think> (tokenizers with a token suffix are not supported)."),
+    think("k2_horizon", &[], Opened, "K2 Horizon: <think>…</think>; an <ifm|tool_calls> section ends reasoning."),
     Reasoning {
         id: "seed_oss",
         aliases: &[],
         start: &["<seed:think>"],
         end: &["</seed:think>"],
         ignore: &[],
-        implicit_start: true,
+        thinking: DefaultOn,
         calls_end: true,
         strip_tail: false,
         description: text!("Seed-OSS: <seed:think>…</seed:think>; output may begin inside reasoning."),
@@ -102,7 +109,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["<mm:think>"],
         end: &["</mm:think>"],
         ignore: &[],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("MiniMax-M3: <mm:think>…</mm:think>."),
@@ -113,7 +120,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["[THINK]", "<think>"],
         end: &["[/THINK]", "</think>"],
         ignore: &[],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("Mistral: [THINK]…[/THINK] (v13+) or <think>…</think> (v11); [TOOL_CALLS] ends reasoning."),
@@ -124,7 +131,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["Here is my thought process:", "Here's my thought process:"],
         end: &["Here is my response:", "Here's my response:"],
         ignore: &[],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("Granite 3.2: text markers \"Here is my thought process:\" … \"Here is my response:\"."),
@@ -136,7 +143,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: THINK,
         end: &["\n</think>\n\n", "\n</think>\n", "\n</think>", "</think>"],
         ignore: &["<response>\n", "<response>", "\n</response>", "</response>"],
-        implicit_start: true,
+        thinking: DefaultOn,
         calls_end: true,
         strip_tail: false,
         description: text!("ERNIE-4.5 thinking: reasoning until </think>; the answer's <response>…</response> framing is dropped."),
@@ -147,7 +154,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["<|channel>thought\n", "<|channel>thought", "<|channel>"],
         end: &["<channel|>"],
         ignore: &[],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("Gemma 4: <|channel>thought\\n…<channel|> (the `thought` label is dropped)."),
@@ -158,7 +165,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["<|open|>think<|sep|>"],
         end: &["<|close|>think<|sep|>"],
         ignore: &["<|open|>response<|sep|>", "<|close|>response<|sep|>"],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("Kimi K3 XTML: <|open|>think<|sep|>…<|close|>think<|sep|>; the response channel's framing is dropped."),
@@ -169,7 +176,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: THINK,
         end: END_THINK,
         ignore: &["<|im_end|>"],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("MiniCPM-V: <think>…</think>; <|im_end|> is dropped."),
@@ -180,7 +187,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["<|plamo:begin_think:plamo|>"],
         end: &["<|plamo:end_think:plamo|>"],
         ignore: &[],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("PLaMo 3: <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>."),
@@ -192,7 +199,7 @@ pub static REASONING: &[Reasoning<'static>] = &[
         start: &["<|START_THINKING|>"],
         end: &["<|END_THINKING|>"],
         ignore: &["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>"],
-        implicit_start: false,
+        thinking: Opened,
         calls_end: true,
         strip_tail: false,
         description: text!("Command A: <|START_THINKING|>…<|END_THINKING|>; response/text framing is dropped."),
@@ -244,6 +251,28 @@ mod tests {
         assert_eq!(all, dedup, "a name is listed twice");
         assert_eq!(find("Deepseek-R1").map(|r| r.id), Some("deepseek_r1"));
         assert!(find("nope").is_none());
+    }
+
+    /// The `thinking` switch per name, as vLLM reads it: (name, unset, on, off) start states.
+    #[test]
+    fn thinking_switch_sets_the_start_as_vllm() {
+        let cases = [
+            ("deepseek_v3", false, true, false),
+            ("deepseek_v41", false, true, false),
+            ("deepseek_v4", true, true, false),
+            ("qwen3", true, true, false),
+            ("nemotron_v3", true, true, false),
+            ("glm47", true, true, false),
+            ("kimi_k2", true, true, false),
+            ("holo2", true, true, false),
+            ("step3p5", true, true, true),
+            ("gemma4", false, false, false),
+            ("mistral", false, false, false),
+        ];
+        for (name, unset, on, off) in cases {
+            let t = find(name).unwrap().thinking;
+            assert_eq!([t.starts_inside(None), t.starts_inside(Some(true)), t.starts_inside(Some(false))], [unset, on, off], "{name}");
+        }
     }
 }
 

@@ -113,6 +113,35 @@ pub struct Family {
     pub id_style: IdStyle,
 }
 
+/// How the `thinking` option (vLLM's `thinking`/`enable_thinking` chat-template switch) sets
+/// where the output starts. Starting inside reasoning means text before an end marker is
+/// reasoning with no start marker (the prompt opened it; a duplicate start is swallowed). In
+/// every case a start marker the model writes opens reasoning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Thinking {
+    /// The model writes its own start marker: the output starts in content whatever the switch.
+    #[default]
+    Opened,
+    /// Starts inside reasoning unless `thinking: false`.
+    DefaultOn,
+    /// Starts in content unless `thinking: true` (vLLM's `deepseek_v3`, `deepseek_v41`).
+    DefaultOff,
+    /// Always starts inside reasoning: the template pre-fills the start and ignores the switch.
+    Always,
+}
+
+impl Thinking {
+    /// Whether the output starts inside reasoning, given the `thinking` option (`None`: unset).
+    pub const fn starts_inside(self, option: Option<bool>) -> bool {
+        match self {
+            Thinking::Opened => false,
+            Thinking::DefaultOn => !matches!(option, Some(false)),
+            Thinking::DefaultOff => matches!(option, Some(true)),
+            Thinking::Always => true,
+        }
+    }
+}
+
 /// Reasoning markers (a vLLM `--reasoning-parser`, or a format's own channel markers).
 #[derive(Clone, Copy, Debug)]
 pub struct Reasoning<'a> {
@@ -122,8 +151,8 @@ pub struct Reasoning<'a> {
     pub end: &'a [&'a str],
     /// Answer framing swallowed in content (e.g. `<answer>`, `<response>`).
     pub ignore: &'a [&'a str],
-    /// Output begins inside reasoning; only an end marker (or a tool call) closes it.
-    pub implicit_start: bool,
+    /// Where the output starts for each value of the `thinking` option.
+    pub thinking: Thinking,
     /// A tool-call marker inside reasoning ends it and opens the call; otherwise it is reasoning.
     pub calls_end: bool,
     /// Whitespace at the end of a reasoning block is dropped (Step-3.5).

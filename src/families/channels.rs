@@ -5,7 +5,7 @@ use crate::channels::message::{CallBody, MessageSyntax, Route};
 use crate::channels::inkling::{self, InklingReader};
 use crate::sink::IdStyle::Prefixed;
 use crate::syntax::JsonShape::Array;
-use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
+use crate::syntax::{Family, Payload, Reasoning, Syntax, Thinking, Wrapper};
 
 static COHERE_THINKING: Reasoning = Reasoning {
     id: "cohere_command",
@@ -13,7 +13,7 @@ static COHERE_THINKING: Reasoning = Reasoning {
     start: &["<|START_THINKING|>"],
     end: &["<|END_THINKING|>"],
     ignore: &[],
-    implicit_start: false,
+    thinking: Thinking::Opened,
     calls_end: true,
     strip_tail: false,
     description: text!("<|START_THINKING|>…<|END_THINKING|>."),

@@ -20,7 +20,7 @@
 //!   parameters, `"mistral"`, `"kimi_k2"`, `"openai"` for Harmony messages, ...). With a family,
 //!   the marker keys the template omits default to that family's markers.
 //! - `reasoning_*` give the template's reasoning markers (used when no reasoning parser is chosen);
-//!   `reasoning_implicit` means the output starts inside reasoning.
+//!   `reasoning_implicit` means the output starts inside reasoning unless `thinking: false`.
 //!
 //! Without a template, `hf` and `beam` read the formats of the response templates vLLM tests
 //! them with, plus Hermes: Gemma 4 `<|tool_call>call:…<tool_call|>` (through the `gemma4`
@@ -35,7 +35,7 @@ use crate::engine::Engine;
 use crate::reader::{Reader, Step};
 use crate::sink::Sink;
 use crate::syntax::JsonShape::{Array, ObjectOrArray};
-use crate::syntax::{Family, Payload, Reasoning, Syntax, Wrapper};
+use crate::syntax::{Family, Payload, Reasoning, Syntax, Thinking, Wrapper};
 use crate::json::Value;
 
 /// Families that take a template.
@@ -60,7 +60,7 @@ pub struct Template {
     ignore: Vec<String>,
     reasoning_start: Vec<String>,
     reasoning_end: Vec<String>,
-    reasoning_implicit: bool,
+    reasoning_thinking: Thinking,
     payload: Option<Payload>,
 }
 
@@ -134,9 +134,10 @@ impl Template {
         let r = fs.reasoning;
         t.reasoning_start = pick("reasoning_start", r.map_or(&[], |r| r.start))?;
         t.reasoning_end = pick("reasoning_end", r.map_or(&[], |r| r.end))?;
-        t.reasoning_implicit = match obj.get("reasoning_implicit") {
-            None | Some(Value::Null) => r.is_some_and(|r| r.implicit_start),
-            Some(Value::Bool(b)) => *b,
+        t.reasoning_thinking = match obj.get("reasoning_implicit") {
+            None | Some(Value::Null) => r.map_or(Thinking::Opened, |r| r.thinking),
+            Some(Value::Bool(true)) => Thinking::DefaultOn,
+            Some(Value::Bool(false)) => Thinking::Opened,
             Some(_) => return Err("template key `reasoning_implicit` must be a boolean".into()),
         };
         if t.start.is_empty() && t.bare.is_empty() && t.reasoning_start.is_empty() {
@@ -162,7 +163,7 @@ impl Template {
     }
 
     /// Builds the engine. `reasoning` (a reasoning parser) takes precedence over the template's.
-    pub fn engine(&self, reasoning: Option<&Reasoning>, start_in_reasoning: bool) -> Engine {
+    pub fn engine(&self, reasoning: Option<&Reasoning>, thinking: Option<bool>) -> Engine {
         fn view(v: &[String]) -> Vec<&str> {
             v.iter().map(String::as_str).collect()
         }
@@ -175,7 +176,7 @@ impl Template {
             start: &rs,
             end: &re,
             ignore: &[],
-            implicit_start: self.reasoning_implicit,
+            thinking: self.reasoning_thinking,
             calls_end: true,
             strip_tail: false,
             description: "the template's reasoning markers",
@@ -192,13 +193,13 @@ impl Template {
             payload: self.payload.unwrap_or(Payload::Json(ObjectOrArray, Wrapper::STANDARD)),
             keep_repaired: false,
         };
-        Engine::new(&syntax, reasoning, start_in_reasoning)
+        Engine::new(&syntax, reasoning, thinking)
     }
 }
 
 /// The engine for `family` when it is template-driven (`None` otherwise): from `template`, or
 /// the default union without one.
-pub fn engine(family: &Family, template: Option<&Value>, reasoning: Option<&Reasoning>, start_in_reasoning: bool) -> Result<Option<Engine>, String> {
+pub fn engine(family: &Family, template: Option<&Value>, reasoning: Option<&Reasoning>, thinking: Option<bool>) -> Result<Option<Engine>, String> {
     if !TEMPLATE_FAMILIES.contains(&family.id) {
         return Ok(None);
     }
@@ -206,7 +207,7 @@ pub fn engine(family: &Family, template: Option<&Value>, reasoning: Option<&Reas
         Some(v) if !v.is_null() => Template::from_json(v)?,
         _ => Template::default_union(),
     };
-    Ok(Some(t.engine(reasoning, start_in_reasoning)))
+    Ok(Some(t.engine(reasoning, thinking)))
 }
 
 /// The default format's payload: picks the family whose opening marker starts the input and

@@ -154,7 +154,7 @@ test("second turn: the tool_result reaches the upstream as a tool message with t
   const reasoning = "The user wants Paris.\n  Call get_weather, then answer. ";
   const first = `${reasoning}</think>I'll check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
   const answer = (body) => (body.messages.some((m) => m.role === "tool") ? "Got it.</think>It is 18 C and sunny in Paris." : first);
-  await withSetup(answer, { REASONING_PARSER: "deepseek_r1" }, async ({ client, upstream }) => {
+  await withSetup(answer, { REASONING_PARSER: "deepseek_v3" }, async ({ client, upstream }) => {
     const thinking = { type: "enabled", budget_tokens: 2048 };
     const turn1 = await client.messages.stream(ask(model, { thinking })).finalMessage();
     assert.deepEqual(turn1.content.map((b) => b.type), ["thinking", "text", "tool_use"]);
