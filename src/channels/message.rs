@@ -10,7 +10,7 @@
 //!
 //! A dialect is a [`MessageSyntax`] table entry: its markers, where a message goes by recipient
 //! and by channel ([`Route`]), and what a call body holds ([`CallBody`]). The family's `Syntax`
-//! comes from it (`MessageSyntax::syntax`): the opening markers are bare (part of the header),
+//! comes from it (`Syntax::message`): the opening markers are bare (part of the header),
 //! the end markers are consumed by the sequencer after the message.
 //!
 //! Opening markers: `<|start|>` (a role comes first), `<|channel|>`, `<|message|>` (a message
