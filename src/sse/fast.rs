@@ -33,14 +33,62 @@ pub(super) fn get<'a>(fields: &Fields<'a>, key: &str) -> Option<&'a str> {
     fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
-/// Reads `data` (an SSE event's data) as a chat chunk the fast path handles (see the module doc).
-pub(super) fn read(data: &str) -> Option<ChatChunk<'_>> {
+/// A field of a chunk read before, as byte ranges of its text: (key start, key end, value
+/// start, value end).
+type Span = (usize, usize, usize, usize);
+
+/// What the text of the last chunk read in full holds before its delta: the next chunk that
+/// starts with the same bytes is read from its delta on, the fields before taken from here
+/// (OpenAI-compatible servers repeat the same envelope in every chunk; reading is left to
+/// right, so the same bytes read the same way).
+#[derive(Default)]
+pub(super) struct Prefix {
+    /// The chunk's text up to its delta's `{`.
+    text: String,
+    /// The top-level fields before `choices`, and where `choices`' `[` is.
+    chunk: Vec<Span>,
+    choices_at: usize,
+    /// The choice's fields before `delta`.
+    choice: Vec<Span>,
+}
+
+/// Reads `data` (an SSE event's data) as a chat chunk the fast path handles (see the module
+/// doc), from its delta on when it starts with `prefix`; else in full, updating `prefix`.
+pub(super) fn read<'a>(data: &'a str, prefix: &mut Prefix) -> Option<ChatChunk<'a>> {
     let mut r = Reader { text: data, choice: None, delta: None };
+    let b = data.as_bytes();
+    if !prefix.text.is_empty() && b.starts_with(prefix.text.as_bytes()) {
+        let fields = |spans: &[Span]| -> Fields<'a> { spans.iter().map(|&(ks, ke, vs, ve)| (&data[ks..ke], &data[vs..ve])).collect() };
+        let at = prefix.text.len();
+        let (delta, end) = r.object(at, Level::Delta)?;
+        let mut choice = fields(&prefix.choice);
+        choice.push(("delta", &data[at..end]));
+        let (choice, end) = r.members(end, Level::Choice, choice, true)?;
+        if b.get(end) != Some(&b']') {
+            return None;
+        }
+        let mut chunk = fields(&prefix.chunk);
+        chunk.push(("choices", &data[prefix.choices_at..end + 1]));
+        let (chunk, end) = r.members(end + 1, Level::Chunk, chunk, true)?;
+        return (end == data.len() && get(&delta, "tool_calls").is_none()).then_some(ChatChunk { chunk, choice, delta });
+    }
     let (chunk, end) = r.object(0, Level::Chunk)?;
     if end != data.len() {
         return None;
     }
     let (choice, delta) = (r.choice?, r.delta?);
+    // Offsets in `data` of the fields before `choices` and `delta`.
+    let offset = |s: &str| s.as_ptr() as usize - data.as_ptr() as usize;
+    let spans = |fields: &Fields, stop: &str| -> Option<(Vec<Span>, usize)> {
+        let n = fields.iter().position(|(k, _)| *k == stop)?;
+        let spans = fields[..n].iter().map(|(k, v)| (offset(k), offset(k) + k.len(), offset(v), offset(v) + v.len())).collect();
+        Some((spans, offset(fields[n].1)))
+    };
+    if let (Some((chunk_spans, choices_at)), Some((choice_spans, delta_at))) = (spans(&chunk, "choices"), spans(&choice, "delta")) {
+        prefix.text.clear();
+        prefix.text.push_str(&data[..delta_at]);
+        (prefix.chunk, prefix.choices_at, prefix.choice) = (chunk_spans, choices_at, choice_spans);
+    }
     if get(&delta, "tool_calls").is_some() {
         return None;
     }
@@ -63,27 +111,40 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    /// The fields of the compact object at `i` and its end. `choices` (one object), the
-    /// choice's `delta` (an object) and the delta's `content` (escapes allowed) are read as
-    /// they are met; a repeated key is `None`.
+    /// The fields of the compact object at `i` and its end (see `members`).
     fn object(&mut self, i: usize, level: Level) -> Option<(Fields<'a>, usize)> {
-        let (text, b) = (self.text, self.text.as_bytes());
+        let b = self.text.as_bytes();
         if b.get(i) != Some(&b'{') {
             return None;
         }
-        let mut fields: Fields<'a> = Vec::with_capacity(8);
-        let mut j = i + 1;
-        if b.get(j) == Some(&b'}') {
-            return Some((fields, j + 1));
+        if b.get(i + 1) == Some(&b'}') {
+            return Some((Vec::new(), i + 2));
         }
+        self.members(i + 1, level, Vec::with_capacity(8), false)
+    }
+
+    /// The members of an object from `j` (a key, or with `after_value` what follows a value)
+    /// added to `fields`, and the end of the object. `choices` (one object), the choice's
+    /// `delta` (an object) and the delta's `content` (escapes allowed) are read as they are
+    /// met; a repeated key is `None`.
+    fn members(&mut self, mut j: usize, level: Level, mut fields: Fields<'a>, mut after_value: bool) -> Option<(Fields<'a>, usize)> {
+        let (text, b) = (self.text, self.text.as_bytes());
         loop {
+            if after_value {
+                match b.get(j) {
+                    Some(b',') => j += 1,
+                    Some(b'}') => return Some((fields, j + 1)),
+                    _ => return None,
+                }
+            }
+            after_value = true;
             let key_end = string(b, j, false)?;
             let key = &text[j + 1..key_end - 1];
             if b.get(key_end) != Some(&b':') || fields.iter().any(|(k, _)| *k == key) {
                 return None;
             }
             let start = key_end + 1;
-            let end = match (level, key) {
+            j = match (level, key) {
                 (Level::Chunk, "choices") => {
                     if b.get(start) != Some(&b'[') {
                         return None;
@@ -103,12 +164,7 @@ impl<'a> Reader<'a> {
                 (Level::Delta, "content") => value(b, start, 1, true)?,
                 _ => value(b, start, 1, false)?,
             };
-            fields.push((key, &text[start..end]));
-            match b.get(end) {
-                Some(b',') => j = end + 1,
-                Some(b'}') => return Some((fields, end + 1)),
-                _ => return None,
-            }
+            fields.push((key, &text[start..j]));
         }
     }
 }
@@ -243,7 +299,7 @@ mod tests {
 
     #[test]
     fn reads_a_compact_chunk_and_refuses_the_rest() {
-        let c = read(r#"{"id":"x","choices":[{"index":0,"delta":{"content":"a\"\u00e9\ud83d\ude00"},"finish_reason":null}],"n":-1.5e+3}"#).unwrap();
+        let c = read(r#"{"id":"x","choices":[{"index":0,"delta":{"content":"a\"\u00e9\ud83d\ude00"},"finish_reason":null}],"n":-1.5e+3}"#, &mut Prefix::default()).unwrap();
         assert_eq!(get(&c.chunk, "n"), Some("-1.5e+3"));
         assert_eq!(get(&c.choice, "finish_reason"), Some("null"));
         assert_eq!(get(&c.delta, "content"), Some(r#""a\"\u00e9\ud83d\ude00""#));
@@ -263,7 +319,31 @@ mod tests {
             r#"{"choices":[{"delta":{"content":"a
 "}}]}"#,
         ] {
-            assert!(read(bad).is_none(), "{bad}");
+            assert!(read(bad, &mut Prefix::default()).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_envelope_reads_as_in_full() {
+        let chunks = [
+            r#"{"id":"x","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"m":1}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"m":1}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}]}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"b"},"delta":{}}]}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"c"}}],"choices":[]}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"c"}}],"id":"y"}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"tool_calls":[]}}]}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":null}]}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"d"}},{"index":1,"delta":{}}]}"#,
+            r#"{"id":"x","choices":[{"index":0,"delta":{"content":"e"}}]} "#,
+            r#"{"id":"z","choices":[{"index":0,"delta":{"content":"f"}}]}"#,
+            r#"{"id":"z","choices":[{"index":0,"delta":{"content":"g"}}]}"#,
+        ];
+        let mut prefix = Prefix::default();
+        for c in chunks {
+            let (full, resumed) = (read(c, &mut Prefix::default()), read(c, &mut prefix));
+            let show = |r: Option<ChatChunk<'static>>| r.map(|r| (r.chunk, r.choice, r.delta));
+            assert_eq!(show(resumed), show(full), "{c}");
         }
     }
 }

@@ -190,6 +190,8 @@ pub struct SseRewriter {
     finished: bool,
     /// Events the fast path rewrote (`fast_events`).
     fast_events: usize,
+    /// The envelope of the last chunk the fast path read in full.
+    prefix: fast::Prefix,
 }
 
 impl SseRewriter {
@@ -207,6 +209,7 @@ impl SseRewriter {
             choices_full: false,
             finished: false,
             fast_events: 0,
+            prefix: fast::Prefix::default(),
         }
     }
 
@@ -309,7 +312,7 @@ impl SseRewriter {
         }
         // The first chunk goes the general way (it is remembered as the envelope).
         if self.envelope.is_some() && !self.opts.general_only {
-            if let Some(c) = fast::read(data) {
+            if let Some(c) = fast::read(data, &mut self.prefix) {
                 if self.fast_event(&c, &ev, out) {
                     self.fast_events += 1;
                     return;
