@@ -32,8 +32,10 @@ export interface ParserOptions {
   /** A vLLM `--reasoning-parser` name (e.g. `"qwen3"`, `"deepseek_r1"`): reasoning comes out as `reasoning` events. */
   reasoning?: string;
   /**
-   * Thinking on (default) or off, as vLLM's `enable_thinking`: with `false` the output starts
-   * in content even for reasoning parsers that start in reasoning (`qwen3`, `deepseek_r1`, `glm45`, ...).
+   * Thinking on or off, as vLLM's `enable_thinking`/`thinking` (unset: the reasoning parser's
+   * default). `false` starts the output in content for parsers that start in reasoning (`qwen3`,
+   * `deepseek_r1`, `glm45`, ...; not `step3p5`, whose template always opens `<think>`); `true`
+   * starts it in reasoning for those off by default (`deepseek_v3`, `deepseek_v41`).
    */
   thinking?: boolean;
   /** Prefix of generated call ids (default `"call_"`; ids are `${idPrefix}${index}`). */

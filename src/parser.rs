@@ -35,8 +35,8 @@ pub struct Options {
     pub tools: Option<crate::json::Value>,
     /// A reasoning parser id (vLLM `--reasoning-parser`).
     pub reasoning: Option<String>,
-    /// `Some(false)`: thinking is off, the output starts in content even for reasoning parsers
-    /// that start in reasoning (vLLM's `enable_thinking: false`). Default on.
+    /// vLLM's `thinking`/`enable_thinking` switch; with the reasoning parser's `Thinking` it
+    /// sets whether the output starts inside reasoning. `None`: the parser's vLLM default.
     pub thinking: Option<bool>,
     /// Keep calls whose arguments had to be closed by the parser (truncated or malformed) in
     /// `parse()` results. Default: the family's setting (off for most).

@@ -14,11 +14,12 @@
 //! the end markers are consumed by the sequencer after the message.
 //!
 //! Opening markers: `<|start|>` (a role comes first), `<|channel|>`, `<|message|>` (a message
-//! without header) and the recipient key `to=` (the output begins mid-header, right after the
-//! prompt's `<|start|>assistant`). A header opened by markup breaks at a message break
-//! (`<|start|>`, an end marker): its bytes are text. A header opened by `to=` may be prose, so
-//! it is read strictly: a newline, a second bare word or an empty recipient make it text at
-//! that byte. Every header is at most `max_name_bytes` + 128 bytes; the byte past that ends it
+//! without header) and the recipient key, `to=` or ` to=` (the output begins mid-header, right
+//! after the prompt's `<|start|>assistant`; the space is header framing). A header opened by
+//! markup takes any words and whitespace and breaks only at a message break (`<|start|>`, an
+//! end marker): its bytes are text. A header opened by the recipient key may be prose, so it is
+//! read strictly: a newline, a second bare word or an empty recipient make it text at that
+//! byte. Every header is at most `max_name_bytes` + 128 bytes; the byte past that ends it
 //! as text (with `limit_exceeded` when it was opened by markup). Every decision is taken at one
 //! byte of the header, so chunking never moves it.
 //!
