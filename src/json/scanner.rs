@@ -650,6 +650,15 @@ mod tests {
         }
     }
 
+    /// The one documented difference (README, wasm size): serde_json's private number key with
+    /// a non-string value is an ordinary object for `json::parse`, an error for serde_json.
+    #[test]
+    fn number_token_with_a_non_string_value_stays_an_object() {
+        let doc = r#"{"$serde_json::private::Number": 12}"#;
+        assert!(serde_json::from_str::<serde_json::Value>(doc).is_err());
+        assert_eq!(crate::json::parse(doc).unwrap().to_string(), r#"{"$serde_json::private::Number":12}"#);
+    }
+
     /// Inputs from JSON-ish pieces (valid values, every kind of whitespace ASCII and Unicode
     /// knows, broken escapes, surrogates, stray bytes), cut and spliced at random.
     fn generated(seed: u64, n: usize) -> Vec<String> {
