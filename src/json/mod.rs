@@ -22,7 +22,105 @@ pub type Map = serde_json::Map<String, Value>;
 /// Parses one JSON document (RFC 8259, whitespace around allowed, nesting under 128 deep).
 /// The error names the line and column.
 pub fn parse(text: &str) -> Result<Value, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
+    use serde_core::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = ValueSeed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    value.map_err(|e| e.to_string())
+}
+
+/// Builds a `Value` the way serde_json's own `Deserialize for Value` does (same syntax checks,
+/// depth limit and messages), but only through `deserialize_any`: serde_json's impl also reaches
+/// its typed-error path (`invalid type: floating point …`), which links core's float formatting
+/// (about 7 KiB of wasm) that no document needs. With `arbitrary_precision`, a number arrives
+/// as a one-entry map keyed by serde_json's private token whose value is the number's text; an
+/// input object spelled that way is read as that number too, like serde_json does, except that
+/// a non-string value under that key stays an ordinary object (serde_json rejects it).
+struct ValueSeed;
+
+/// serde_json's map key marking a number (`arbitrary_precision`).
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+impl<'de> serde_core::de::DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+    fn deserialize<D: serde_core::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A map key as an owned string, read through `deserialize_any`.
+struct KeySeed;
+
+impl<'de> serde_core::de::DeserializeSeed<'de> for KeySeed {
+    type Value = String;
+    fn deserialize<D: serde_core::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde_core::de::Visitor<'de> for KeySeed {
+    type Value = String;
+    fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.write_str("a string key")
+    }
+    fn visit_str<E: serde_core::de::Error>(self, s: &str) -> Result<String, E> {
+        Ok(s.to_owned())
+    }
+    fn visit_string<E: serde_core::de::Error>(self, s: String) -> Result<String, E> {
+        Ok(s)
+    }
+}
+
+impl<'de> serde_core::de::Visitor<'de> for ValueSeed {
+    type Value = Value;
+    fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E: serde_core::de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    // Numbers mostly arrive as text (`visit_map` below); a few (`0`) come binary.
+    fn visit_i64<E: serde_core::de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E: serde_core::de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E: serde_core::de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: serde_core::de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E: serde_core::de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E: serde_core::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde_core::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(ValueSeed)? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde_core::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Map::new();
+        let Some(first) = map.next_key_seed(KeySeed)? else { return Ok(Value::Object(members)) };
+        let first_value = map.next_value_seed(ValueSeed)?;
+        if first == NUMBER_TOKEN {
+            if let Value::String(text) = &first_value {
+                let n: Number = text.parse().map_err(serde_core::de::Error::custom)?;
+                return Ok(Value::Number(n));
+            }
+        }
+        members.insert(first, first_value);
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            let v = map.next_value_seed(ValueSeed)?;
+            members.insert(key, v);
+        }
+        Ok(Value::Object(members))
+    }
 }
 
 /// Appends the compact JSON text of `v` (serde_json's writer, no intermediate string).

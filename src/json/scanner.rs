@@ -625,6 +625,40 @@ mod tests {
         assert_eq!(sc.feed("  [1]", None), (2, Err(JsonError::Unexpected(b'['))));
     }
 
+    /// `json::parse` (its own `Value` visitor) gives serde_json's `from_str::<Value>` answer on
+    /// every generated input and on deep, keyed and duplicate-key documents: same value (key
+    /// order included), same error message.
+    #[test]
+    fn document_parser_matches_serde_json() {
+        let mut docs = generated(0x5eed, 20_000);
+        docs.extend(["[".repeat(127) + &"]".repeat(127), "[".repeat(128) + &"]".repeat(128), "[".repeat(200)]);
+        for doc in [
+            r#"{"b": 1, "a": {"x": [1, -2.50, 1e400, 12345678901234567890123]}, "b": null}"#,
+            r#"{"$serde_json::private::Number": "12"}"#,
+            r#"{"$serde_json::private::Number": "x"}"#,
+            r#"{"k": "v", "$serde_json::private::Number": 1}"#,
+            "[1, 2,]", "{\"a\" 1}", "\"\\ud800\"", "1 2", "", "[1e]", "{\"a\":1,}",
+        ] {
+            docs.push(doc.to_string());
+        }
+        for s in &docs {
+            let ours = crate::json::parse(s);
+            let theirs = serde_json::from_str::<serde_json::Value>(s).map_err(|e| e.to_string());
+            let ours_text = ours.as_ref().map(|v| v.to_string());
+            let theirs_text = theirs.as_ref().map(|v| v.to_string());
+            assert_eq!(ours_text, theirs_text, "{s:?}");
+        }
+    }
+
+    /// The one documented difference (README, wasm size): serde_json's private number key with
+    /// a non-string value is an ordinary object for `json::parse`, an error for serde_json.
+    #[test]
+    fn number_token_with_a_non_string_value_stays_an_object() {
+        let doc = r#"{"$serde_json::private::Number": 12}"#;
+        assert!(serde_json::from_str::<serde_json::Value>(doc).is_err());
+        assert_eq!(crate::json::parse(doc).unwrap().to_string(), r#"{"$serde_json::private::Number":12}"#);
+    }
+
     /// Inputs from JSON-ish pieces (valid values, every kind of whitespace ASCII and Unicode
     /// knows, broken escapes, surrogates, stray bytes), cut and spliced at random.
     fn generated(seed: u64, n: usize) -> Vec<String> {
