@@ -228,6 +228,8 @@ impl Engine {
             sink.end_call_truncated();
             self.settle_markup(self.base, sink);
         }
+        sink.settle_held(true);
+        sink.hold_text(false);
     }
 
     fn run(&mut self, eof: bool, sink: &mut Sink) {
@@ -243,6 +245,7 @@ impl Engine {
         let mut pos = 0;
         loop {
             let capture = self.markup.on && matches!(self.mode, Mode::Payload(_));
+            sink.hold_text(capture);
             let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) else { break };
             if capture {
                 self.markup.text.push_str(&input[pos..pos + used]);
@@ -269,21 +272,26 @@ impl Engine {
         if let Some((pos, kept)) = sink.take_ended() {
             m.left_out = !kept;
             if kept {
+                sink.settle_held(true);
                 m.text.clear();
                 if let Some(sec) = self.section.as_mut() {
                     sec.given_back = false;
                 }
             } else {
-                let given = sink.leave_out(pos, core::mem::take(&mut m.text));
-                self.acct.left_out(m.at, end - given);
+                let (given, dropped) = sink.leave_out(pos, core::mem::take(&mut m.text));
+                self.acct.left_out(m.at, end - given, dropped);
             }
             m.at = end;
         }
         if !matches!(self.mode, Mode::Payload(_)) {
-            if m.left_out && !m.text.is_empty() {
+            let give_back = m.left_out && !m.text.is_empty();
+            // Held text after a left-out last call is in `m.text`.
+            let dropped = sink.settle_held(!give_back);
+            sink.hold_text(false);
+            if give_back {
                 // What the payload consumed after its left-out last call (a list's `]`).
                 sink.text(&m.text);
-                self.acct.left_out(m.at, end);
+                self.acct.left_out(m.at, end, dropped);
             }
             m.text.clear();
         }

@@ -57,7 +57,7 @@ impl Accounting {
     #[inline(always)]
     pub fn record(&mut self, _end: usize, _kind: SpanKind, _sink: &Sink) {}
     #[inline(always)]
-    pub fn left_out(&mut self, _start: usize, _end: usize) {}
+    pub fn left_out(&mut self, _start: usize, _end: usize, _dropped: usize) {}
 }
 
 /// How a held segment is attributed when the next `record` releases it as `kind`.
@@ -147,14 +147,23 @@ impl Accounting {
 #[cfg(feature = "spans")]
 impl Accounting {
     /// Markup `start..end` (already recorded) was a left-out call's: its bytes came back as text
-    /// (on the end event). Text a reader emitted from inside the markup stays counted on the
-    /// markup around it.
-    pub fn left_out(&mut self, start: usize, end: usize) {
+    /// (on the end event). Text a reader emitted from inside the markup was held and `dropped`
+    /// (`Emitter::hold`): it is no longer counted on the spans around it.
+    pub fn left_out(&mut self, start: usize, end: usize, dropped: usize) {
         let Some(r) = self.0.as_mut() else { return };
         let end = end.min(r.done);
         if start >= end {
             return;
         }
+        // Spans inside the call lose their inner text; what was dropped beyond that was counted
+        // on a span that straddles the call's edge.
+        let inside: usize = r.list.iter().filter(|s| s.start >= start && s.end <= end).map(|s| s.inner_text).sum();
+        let mut dropped = dropped.saturating_sub(inside);
+        let mut less = |n: usize| {
+            let d = dropped.min(n);
+            dropped -= d;
+            n - d
+        };
         let mut out = Vec::with_capacity(r.list.len() + 2);
         for s in r.list.drain(..) {
             if s.end <= start || s.start >= end {
@@ -166,14 +175,14 @@ impl Accounting {
             let inner = (s.inner_text, s.inner_reasoning);
             if s.start < start {
                 let keep = if s.end > end { (0, 0) } else { inner };
-                out.push(Span { end: start, inner_text: keep.0, inner_reasoning: keep.1, ..s });
+                out.push(Span { end: start, inner_text: less(keep.0), inner_reasoning: keep.1, ..s });
             }
             match out.last_mut() {
                 Some(last) if last.kind == SpanKind::Text && last.end == lo => last.end = hi,
                 _ => out.push(Span { start: lo, end: hi, kind: SpanKind::Text, inner_text: 0, inner_reasoning: 0 }),
             }
             if s.end > end {
-                out.push(Span { start: end, inner_text: inner.0, inner_reasoning: inner.1, ..s });
+                out.push(Span { start: end, inner_text: less(inner.0), inner_reasoning: inner.1, ..s });
             }
         }
         r.list = out;

@@ -33,6 +33,13 @@ pub(crate) struct Emitter {
     /// Position in `events` of the latest call end and whether it is kept (`take_ended`);
     /// reset when the events are taken.
     ended: Option<(usize, bool)>,
+    /// The engine keeps the current call's markup (`CallMarkup`): text readers emit goes to
+    /// `held_text` until the call ends (bounded as that markup is: its bytes are from it).
+    /// A kept call's held text is emitted right after its end event; a left-out call's is
+    /// dropped (`leave_out`): its `text` holds those bytes at their place, so content keeps the
+    /// input order and no byte comes twice.
+    pub hold: bool,
+    held_text: String,
 }
 
 impl Emitter {
@@ -46,6 +53,8 @@ impl Emitter {
             strip_reasoning_tail: false,
             reasoning_ws: String::new(),
             ended: None,
+            hold: false,
+            held_text: String::new(),
         }
     }
 
@@ -62,9 +71,27 @@ impl Emitter {
     }
 
     /// Emits a call's end event.
+    /// Emits a call's end event; a kept call's held text follows it (see `hold`).
     pub fn end(&mut self, event: Event, kept: bool) {
         self.ended = Some((self.events.len(), kept));
         self.events.push(event);
+        if kept {
+            self.release_held();
+        }
+    }
+
+    /// Emits the held text (see `hold`).
+    pub fn release_held(&mut self) {
+        let held = core::mem::take(&mut self.held_text);
+        self.push_text(&held);
+    }
+
+    /// Drops the held text: the markup given back as text holds its bytes (see `hold`).
+    /// Returns its length.
+    pub fn drop_held(&mut self) -> usize {
+        let n = self.held_text.len();
+        self.held_text.clear();
+        n
     }
 
     /// The latest call end not taken yet, as (event position, kept); once per end.
@@ -76,7 +103,10 @@ impl Emitter {
     /// the input bytes the reader consumed through the call's end, but for the text the reader
     /// emitted last, after the end, from the last of them (a failed token given back), which stays
     /// where it is. Returns the bytes of `markup` that are not its text.
-    pub fn leave_out(&mut self, pos: usize, mut markup: String) -> usize {
+    /// Text held since the markup began (`hold`) is dropped: `markup` holds its bytes.
+    /// Returns (bytes of `markup` that are not its text, held text bytes dropped).
+    pub fn leave_out(&mut self, pos: usize, mut markup: String) -> (usize, usize) {
+        let dropped = self.drop_held();
         let after = match self.events.last() {
             Some(Event::Text(t)) if self.events.len() > pos + 1 => t.len(),
             _ => 0,
@@ -88,7 +118,7 @@ impl Emitter {
         if let Some(Event::ToolCallEnd { text, .. }) = self.events.get_mut(pos) {
             *text = markup;
         }
-        after
+        (after, dropped)
     }
 
     /// Text (`by_reader`: a reader emitted it, for byte accounting).
@@ -98,6 +128,17 @@ impl Emitter {
         }
         self.reader_text += if by_reader { s.len() } else { 0 };
         self.reasoning_ws.clear();
+        if by_reader && self.hold {
+            self.held_text.push_str(s);
+            return;
+        }
+        self.push_text(s);
+    }
+
+    fn push_text(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
         if let Some(Event::Text(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {

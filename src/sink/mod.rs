@@ -289,9 +289,26 @@ impl Sink {
         self.out.take_ended()
     }
 
+    /// While on, text readers emit is held until the call ends (see `Emitter::hold`).
+    pub fn hold_text(&mut self, on: bool) {
+        self.out.hold = on;
+    }
+
+    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`); returns the bytes
+    /// dropped.
+    pub fn settle_held(&mut self, keep: bool) -> usize {
+        if keep {
+            self.out.release_held();
+            0
+        } else {
+            self.out.drop_held()
+        }
+    }
+
     /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup as `text`
-    /// (see `Emitter::leave_out`); returns the bytes of `markup` that are not its text.
-    pub fn leave_out(&mut self, pos: usize, markup: String) -> usize {
+    /// (see `Emitter::leave_out`); returns the bytes of `markup` that are not its text and the
+    /// held text bytes dropped.
+    pub fn leave_out(&mut self, pos: usize, markup: String) -> (usize, usize) {
         self.out.leave_out(pos, markup)
     }
 }
