@@ -403,6 +403,13 @@ mod replay {
         assert!(toolwire::json::parse(&nest(128)).is_err() && super::parser_limit(&nest(128)));
     }
 
+    /// `engine_other` finding: a Muse call read as a nested invoke, cut off and left out, got a
+    /// `text` that depended on the chunking (Muse does not capture left-out markup for now).
+    #[test]
+    fn engine_other_muse_left_out_call_markup() {
+        super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-muse-left-out-call-markup-split.bin"));
+    }
+
     #[test]
     fn replay() {
         let Ok(case) = std::env::var("FUZZ_CASE") else { return };
