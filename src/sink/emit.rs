@@ -70,7 +70,6 @@ impl Emitter {
         out.append(&mut self.events);
     }
 
-    /// Emits a call's end event.
     /// Emits a call's end event; a kept call's held text follows it (see `hold`).
     pub fn end(&mut self, event: Event, kept: bool) {
         self.ended = Some((self.events.len(), kept));
