@@ -532,6 +532,7 @@ impl Reader for MessageReader {
                             self.gap.push(&raw, sink, None);
                         }
                         // Stop at the call's end (`Reader::feed`).
+                        _ if eof && i == input.len() => return Step::done(i),
                         _ => return Step::partial(i),
                     }
                 }
