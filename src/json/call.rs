@@ -178,6 +178,13 @@ impl CallsReader {
 }
 
 impl Reader for CallsReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        match self.part {
+            ListPart::InObj { .. } => self.obj.as_ref()?.quiet(),
+            _ => None,
+        }
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
@@ -539,6 +546,12 @@ impl WrapperReader {
         }
         sink.end_call();
         Step::done(i)
+    }
+
+    /// See `Reader::quiet`: inside a string of arguments forwarded raw.
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        let forwarding = self.part == ObjectPart::Value && self.role == Role::Args && self.committed;
+        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING)
     }
 
     fn classify_key(&self) -> Role {
