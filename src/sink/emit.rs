@@ -58,16 +58,22 @@ impl Emitter {
         }
     }
 
-    /// Takes the events emitted so far.
-    pub fn take(&mut self) -> Vec<Event> {
-        self.ended = None;
-        core::mem::take(&mut self.events)
-    }
-
     /// Moves the events emitted so far to the end of `out`.
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
         self.ended = None;
         out.append(&mut self.events);
+    }
+
+    /// Like `drain_into`, calling `at_end(end, out)` before each call end event is moved.
+    pub fn drain_ends_into(&mut self, out: &mut Vec<Event>, mut at_end: impl FnMut(&Event, &mut Vec<Event>)) {
+        self.ended = None;
+        out.reserve(self.events.len());
+        for e in self.events.drain(..) {
+            if matches!(e, Event::ToolCallEnd { .. }) {
+                at_end(&e, out);
+            }
+            out.push(e);
+        }
     }
 
     /// Emits a call's end event; a kept call's held text follows it (see `hold`).

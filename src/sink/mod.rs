@@ -6,8 +6,9 @@
 //!   fragments concatenate to one valid JSON object (arguments are append-only); a fragment that
 //!   would break that is refused with a diagnostic, and an unfinished object is completed
 //!   (append-only) when the call ends.
-//! - `typing.rs`, the typing context: parameter values coerced by the declared schema, and the
-//!   finished call validated against it.
+//! - `typing.rs`, the typing context: parameter values coerced by the declared schema while
+//!   the call streams, and the completed call validated against it, a step after its end event
+//!   (as the events are drained; the diagnostics go before the end event).
 //!
 //! Readers talk to the `Sink` only; it routes each report to its part and emits the
 //! diagnostics the parts return.
@@ -23,7 +24,7 @@ use crate::tools::Tools;
 use args::{ArgsGuard, Taken};
 use emit::Emitter;
 pub use emit::IdStyle;
-use typing::{Typed, Typing};
+use typing::{Typed, Typing, Validation};
 
 struct OpenCall {
     index: usize,
@@ -49,6 +50,8 @@ pub struct Sink {
     pub keep: Keep,
     /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
     last_truncation: Option<usize>,
+    /// Validates each ended call (with `tools`) as the events are drained.
+    validation: Validation,
 }
 
 impl Sink {
@@ -62,6 +65,7 @@ impl Sink {
             in_reader: false,
             keep: Keep::from(true),
             last_truncation: None,
+            validation: Validation::new(),
         }
     }
 
@@ -72,12 +76,21 @@ impl Sink {
 
     /// Takes the events emitted so far.
     pub fn take(&mut self) -> Vec<Event> {
-        self.out.take()
+        let mut out = Vec::new();
+        self.drain_into(&mut out);
+        out
     }
 
-    /// Moves the events emitted so far to the end of `out`.
+    /// Moves the events emitted so far to the end of `out`; with tools, each completed call is
+    /// validated on the way (`Validation`: its diagnostics go before its end event).
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        self.out.drain_into(out);
+        match &self.tools {
+            None => self.out.drain_into(out),
+            Some(tools) => {
+                let validation = &mut self.validation;
+                self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
+            }
+        }
     }
 
     /// Number of calls started so far.
@@ -267,7 +280,8 @@ impl Sink {
         self.close_open();
     }
 
-    /// Completes the open call's arguments, validates them and emits its end.
+    /// Completes the open call's arguments and emits its end (validation follows it: see
+    /// `drain_into`).
     fn close_open(&mut self) {
         let Some(mut call) = self.open.take() else { return };
         let tail = call.args.close();
@@ -275,10 +289,7 @@ impl Sink {
         if !tail.is_empty() {
             self.out.delta(call.index, &tail);
         }
-        let typing = Typing { tools: self.tools.as_ref(), name: Some(&call.name), max_depth: self.limits.max_depth };
-        for (label, message) in typing.validate(&call.args.text, repaired, &call.coerced) {
-            self.diag(label, message, Some(call.index));
-        }
+        self.validation.coerced(call.index, call.coerced);
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
         let arguments = core::mem::take(&mut call.args.text);
         self.out.end(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments, repaired, kept, text: String::new() }, kept);
