@@ -1,7 +1,7 @@
 //! The sink: the single owner of what was emitted, as three parts.
 //!
-//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, the bytes
-//!   readers emitted (for byte accounting).
+//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, and the input
+//!   offsets of what is emitted, so byte accounting (`spans.rs`) falls out of emission.
 //! - `args.rs`, the arguments guard of the open call: whatever a reader does, a call's
 //!   fragments concatenate to one valid JSON object (arguments are append-only); a fragment that
 //!   would break that is refused with a diagnostic, and an unfinished object is completed
@@ -42,9 +42,6 @@ pub struct Sink {
     pub tools: Option<Tools>,
     calls: usize,
     open: Option<OpenCall>,
-    /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
-    /// the reader's (byte accounting, `spans.rs`).
-    pub in_reader: bool,
     /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
     /// event. Keeps every call unless the parser sets it.
     pub keep: Keep,
@@ -62,7 +59,6 @@ impl Sink {
             tools,
             calls: 0,
             open: None,
-            in_reader: false,
             keep: Keep::from(true),
             last_truncation: None,
             validation: Validation::new(),
@@ -98,9 +94,24 @@ impl Sink {
         self.calls
     }
 
-    /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
-    pub fn reader_emitted(&self) -> (usize, usize) {
-        (self.out.reader_text, self.out.reader_reasoning)
+    /// Turns on byte accounting (`spans.rs`): call before the first push.
+    pub fn record_spans(&mut self) {
+        self.out.record_spans();
+    }
+
+    /// Where each input byte went (complete after `end_input`; empty unless `record_spans`).
+    pub fn spans(&self) -> &[crate::spans::Span] {
+        self.out.spans()
+    }
+
+    /// The sequencer dropped input `start..end` (`keepMalformed: false`).
+    pub fn dropped(&mut self, start: usize, end: usize) {
+        self.out.dropped(start, end);
+    }
+
+    /// The input ended at offset `end` (byte accounting).
+    pub fn end_input(&mut self, end: usize) {
+        self.out.end_input(end);
     }
 
     pub fn in_call(&self) -> bool {
@@ -159,8 +170,14 @@ impl Sink {
         typed.json
     }
 
+    /// Text a reader emits (from inside the markup it reads).
     pub fn text(&mut self, s: &str) {
-        self.out.text(s, self.in_reader);
+        self.out.text(s, None);
+    }
+
+    /// Text the sequencer emits: input `at..at + s.len()`, byte for byte.
+    pub fn text_at(&mut self, at: usize, s: &str) {
+        self.out.text(s, Some(at));
     }
 
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
@@ -168,13 +185,19 @@ impl Sink {
         self.out.held_reasoning_ws()
     }
 
+    /// Reasoning a reader emits (from inside the markup it reads).
     pub fn reasoning(&mut self, s: &str) {
-        self.out.reasoning(s, self.in_reader);
+        self.out.reasoning(s, None);
+    }
+
+    /// Reasoning the sequencer emits: input `at..at + s.len()`, byte for byte.
+    pub fn reasoning_at(&mut self, at: usize, s: &str) {
+        self.out.reasoning(s, Some(at));
     }
 
     /// Emits the reasoning whitespace held back: a marker swallowed inside reasoning follows it.
     pub fn flush_reasoning_ws(&mut self) {
-        self.out.flush_reasoning_ws(self.in_reader);
+        self.out.flush_reasoning_ws();
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
@@ -305,22 +328,19 @@ impl Sink {
         self.out.hold = on;
     }
 
-    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`); returns the bytes
-    /// dropped.
-    pub fn settle_held(&mut self, keep: bool) -> usize {
+    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`).
+    pub fn settle_held(&mut self, keep: bool) {
         if keep {
             self.out.release_held();
-            0
         } else {
-            self.out.drop_held()
+            self.out.drop_held();
         }
     }
 
-    /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup as `text`
-    /// (see `Emitter::leave_out`); returns the bytes of `markup` that are not its text and the
-    /// held text bytes dropped.
-    pub fn leave_out(&mut self, pos: usize, markup: String) -> (usize, usize) {
-        self.out.leave_out(pos, markup)
+    /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup, input
+    /// from offset `at`, as `text` (see `Emitter::leave_out`).
+    pub fn leave_out(&mut self, pos: usize, markup: String, at: usize) {
+        self.out.leave_out(pos, markup, at)
     }
 }
 
