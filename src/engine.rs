@@ -77,9 +77,10 @@ pub struct Engine {
     payload: Payload,
     /// Read after the `BARE_PAYLOAD` marker (see `set_recovery`).
     bare_payload: Payload,
-    /// The last payload's reader, reused for the next payload when it can reset itself
-    /// (`Reader::reset`: its marker sets are built once per parser, not once per payload).
-    spare: Option<Box<dyn Reader>>,
+    /// The last payload's reader and whether it was opened bare, reused for the next payload
+    /// when it can reset itself (`Reader::reset`: its marker sets are built once per parser,
+    /// not once per payload).
+    spare: Option<(bool, Box<dyn Reader>)>,
     has_end: bool,
     content: MarkerSet,
     thinking: MarkerSet,
@@ -596,9 +597,12 @@ impl Engine {
     /// opening marker.
     fn open_payload(&mut self, main: bool, held: String, bare_len: usize, at: usize, sink: &Sink) {
         let payload = if main { self.payload } else { self.bare_payload };
-        // A custom factory may make a different reader for the next payload.
-        let spare = self.spare.take().filter(|_| main && !matches!(payload, Payload::Custom(_)));
-        let reader = reuse(spare, bare_len > 0, || payload.reader(bare_len > 0));
+        // A custom factory may make a different reader for a bare payload than for one after
+        // a consumed marker: its spare is reused only for the same kind of opening.
+        let bare = bare_len > 0;
+        let custom = matches!(payload, Payload::Custom(_));
+        let spare = self.spare.take().filter(|(was_bare, _)| main && (!custom || *was_bare == bare)).map(|(_, r)| r);
+        let reader = reuse(spare, bare, || payload.reader(bare));
         let m = &mut self.markup;
         // Muse messages read their calls as nested invokes, whose opening the capture does not
         // see at every chunking yet (an open fuzz finding): their left-out calls' markup is
@@ -629,7 +633,7 @@ impl Engine {
 
     fn after_payload(&mut self) {
         if let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Skip) {
-            self.spare = p.main.then_some(p.reader);
+            self.spare = p.main.then_some((p.bare_len > 0, p.reader));
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
@@ -663,7 +667,7 @@ impl Engine {
         } else {
             sink.text_at(p.at, &p.held);
         }
-        self.spare = p.main.then_some(p.reader);
+        self.spare = p.main.then_some((p.bare_len > 0, p.reader));
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text (else they

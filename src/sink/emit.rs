@@ -247,7 +247,10 @@ impl Emitter {
                 return;
             }
         }
-        self.events.push(Event::ToolCallDelta { index, arguments_delta: s.to_string() });
+        // Later fragments join it: room for a small call's in one allocation.
+        let mut delta = String::with_capacity(s.len().max(64));
+        delta.push_str(s);
+        self.events.push(Event::ToolCallDelta { index, arguments_delta: delta });
     }
 
     fn make_id(&self, index: usize) -> String {
