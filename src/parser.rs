@@ -280,7 +280,9 @@ impl ToolCallParser {
         self.sink.record_spans();
     }
 
-    /// Where each consumed byte of the (decoded) input went; see `crate::spans`.
+    /// Where each byte of the (decoded) input went; see `crate::spans`. Complete after
+    /// `finish`; while streaming, up to the end of the latest text or reasoning emitted (bytes
+    /// consumed since may still come back as text).
     pub fn spans(&self) -> &[crate::spans::Span] {
         self.sink.spans()
     }
