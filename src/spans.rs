@@ -59,8 +59,6 @@ impl Accounting {
     #[inline(always)]
     pub fn inner(&mut self, _len: usize, _reasoning: bool) {}
     #[inline(always)]
-    pub fn left_out(&mut self, _at: usize, _len: usize, _later: usize) {}
-    #[inline(always)]
     pub fn end(&mut self, _end: usize) {}
 }
 
@@ -104,17 +102,6 @@ impl Accounting {
         } else {
             r.inner.0 += len;
         }
-    }
-
-    /// A left-out call's markup `at..at + len` came back as text (on its end event); the last
-    /// `later` text bytes readers emitted are from after it (a token given back).
-    pub fn left_out(&mut self, at: usize, len: usize, later: usize) {
-        let Some(r) = self.0.as_mut() else { return };
-        let later = later.min(r.inner.0);
-        r.inner.0 -= later;
-        r.close_markup(at);
-        r.push(at + len, SpanKind::Text, (0, 0));
-        r.inner.0 += later;
     }
 
     /// The input ended at `end`: what no span holds yet was markup.

@@ -43,6 +43,12 @@ pub(crate) struct Emitter {
     /// input order and no byte comes twice.
     pub hold: bool,
     held_text: String,
+    /// Text and reasoning bytes readers emitted (held text included).
+    reader_output: usize,
+    /// Call end events emitted so far, and `reader_output` at the latest one: what a reader
+    /// emitted after ending a call.
+    ends: usize,
+    output_at_end: usize,
 }
 
 impl Emitter {
@@ -58,6 +64,9 @@ impl Emitter {
             ended: None,
             hold: false,
             held_text: String::new(),
+            reader_output: 0,
+            ends: 0,
+            output_at_end: 0,
         }
     }
 
@@ -101,11 +110,23 @@ impl Emitter {
 
     /// Emits a call's end event; a kept call's held text follows it (see `hold`).
     pub fn end(&mut self, event: Event, kept: bool) {
+        self.ends += 1;
+        self.output_at_end = self.reader_output;
         self.ended = Some((self.events.len(), kept));
         self.events.push(event);
-        if kept {
+        // A left-out call's held text waits for `leave_out` while the engine keeps its markup.
+        if kept || !self.hold {
             self.release_held();
         }
+    }
+
+    /// Reader text of bytes consumed inside the open call (a failed token given back): it
+    /// follows the call's end event, or is dropped with the held text of a left-out call
+    /// whose markup holds its bytes (`hold`).
+    pub fn text_after_end(&mut self, s: &str) {
+        self.reader_output += s.len();
+        self.reasoning_ws.clear();
+        self.held_text.push_str(s);
     }
 
     /// Emits the held text (see `hold`).
@@ -117,9 +138,26 @@ impl Emitter {
         self.held_text.clear();
     }
 
+    /// Emits the held text if there is any (see `hold`); true when there was.
+    pub fn release_held_if_any(&mut self) -> bool {
+        let any = !self.held_text.is_empty();
+        self.release_held();
+        any
+    }
+
     /// Drops the held text: the markup given back as text holds its bytes (see `hold`).
     pub fn drop_held(&mut self) {
         self.held_text.clear();
+    }
+
+    /// Call end events emitted so far.
+    pub fn ends(&self) -> usize {
+        self.ends
+    }
+
+    /// True when readers emitted text or reasoning since the latest call end.
+    pub fn output_since_end(&self) -> bool {
+        self.output_at_end != self.reader_output
     }
 
     /// The latest call end not taken yet, as (event position, kept); once per end.
@@ -128,22 +166,13 @@ impl Emitter {
     }
 
     /// Gives the left-out call whose end event is at `pos` its markup as `text`: `markup` holds
-    /// the input bytes from offset `at` the reader consumed through the call's end, but for the
-    /// text the reader emitted last, after the end, from the last of them (a failed token given
-    /// back), which stays where it is. Text held since the markup began (`hold`) is dropped:
-    /// `markup` holds its bytes.
-    pub fn leave_out(&mut self, pos: usize, mut markup: String, at: usize) {
+    /// the input bytes from offset `at` the reader consumed through the call's end (it stopped
+    /// there, `Reader::feed`). Text held since the markup began (`hold`) is dropped: `markup`
+    /// holds its bytes.
+    pub fn leave_out(&mut self, pos: usize, markup: String, at: usize) {
         self.drop_held();
-        let after = match self.events.last() {
-            Some(Event::Text(t)) if self.events.len() > pos + 1 => t.len(),
-            _ => 0,
-        };
-        let keep = markup.len().saturating_sub(after);
-        if markup.is_char_boundary(keep) {
-            markup.truncate(keep);
-        }
         if !markup.is_empty() {
-            self.acct.left_out(at, markup.len(), after);
+            self.acct.emitted(at, markup.len(), SpanKind::Text);
         }
         if let Some(Event::ToolCallEnd { text, .. }) = self.events.get_mut(pos) {
             *text = markup;
@@ -159,8 +188,13 @@ impl Emitter {
         self.reasoning_ws.clear();
         match at {
             Some(at) => self.acct.emitted(at, s.len(), SpanKind::Text),
-            None if self.hold => return self.held_text.push_str(s),
-            None => self.acct.inner(s.len(), false),
+            None => {
+                self.reader_output += s.len();
+                if self.hold {
+                    return self.held_text.push_str(s);
+                }
+                self.acct.inner(s.len(), false);
+            }
         }
         self.push_text(s);
     }
@@ -218,7 +252,10 @@ impl Emitter {
         }
         match at {
             Some(at) => self.acct.emitted(at, s.len(), SpanKind::Reasoning),
-            None => self.acct.inner(s.len(), true),
+            None => {
+                self.reader_output += s.len();
+                self.acct.inner(s.len(), true);
+            }
         }
         if let Some(Event::Reasoning(t)) = self.events.last_mut() {
             t.push_str(s);

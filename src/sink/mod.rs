@@ -49,6 +49,9 @@ pub struct Sink {
     last_truncation: Option<usize>,
     /// Validates each ended call (with `tools`) as the events are drained.
     validation: Validation,
+    /// The markup of a nested call from its opening marker through the reader step that
+    /// started it (`restart_markup`), for the engine's capture.
+    markup_restart: Option<String>,
 }
 
 impl Sink {
@@ -62,6 +65,7 @@ impl Sink {
             keep: Keep::from(true),
             last_truncation: None,
             validation: Validation::new(),
+            markup_restart: None,
         }
     }
 
@@ -183,6 +187,13 @@ impl Sink {
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
     pub fn held_reasoning_ws(&self) -> usize {
         self.out.held_reasoning_ws()
+    }
+
+    /// Text of bytes a reader consumed inside the open call before it fails (a failed token
+    /// given back): it comes right after the call's end event (`Emitter::text_after_end`).
+    /// Call right before ending the call.
+    pub fn text_after_end(&mut self, s: &str) {
+        self.out.text_after_end(s);
     }
 
     /// Reasoning a reader emits (from inside the markup it reads).
@@ -341,6 +352,38 @@ impl Sink {
     /// from offset `at`, as `text` (see `Emitter::leave_out`).
     pub fn leave_out(&mut self, pos: usize, markup: String, at: usize) {
         self.out.leave_out(pos, markup, at)
+    }
+
+    /// A nested call's opening marker was consumed (`reader::Nested`): text held since the
+    /// engine began keeping the markup (see `hold_text`) is content before that call, emitted
+    /// now. True when there was some: the call's markup then starts at its opening
+    /// (`restart_markup`), not with the payload's.
+    pub fn call_opens(&mut self) -> bool {
+        self.out.release_held_if_any()
+    }
+
+    /// After `call_opens` returned true, once the nested call started: its markup so far, from
+    /// its opening marker through the end of the reader step that started it. The engine's
+    /// capture takes it in place of what it kept (`take_markup_restart`).
+    pub fn restart_markup(&mut self, markup: String) {
+        self.markup_restart = Some(markup);
+    }
+
+    /// See `restart_markup`; once per restart.
+    pub fn take_markup_restart(&mut self) -> Option<String> {
+        self.markup_restart.take()
+    }
+
+    /// Call end events emitted so far.
+    pub fn calls_ended(&self) -> usize {
+        self.out.ends()
+    }
+
+    /// True when, since the latest call end, a reader emitted text or reasoning or a call
+    /// started (what a reader that stops at its call's end, `Reader::feed`, never does in the
+    /// step that ended it).
+    pub fn output_since_end(&self) -> bool {
+        self.out.output_since_end() || self.calls > self.out.ends()
     }
 }
 
