@@ -27,7 +27,6 @@ use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
 use crate::spans::{Accounting, SpanKind};
-use crate::channels::message::CallBody;
 use crate::syntax::{Payload, Reasoning, Syntax};
 
 struct SectionState {
@@ -105,7 +104,9 @@ pub struct Engine {
 
 /// A left-out call's markup comes back as content, exactly as written (`ToolCallEnd::text`):
 /// the bytes from the call's opening marker (or the end of the previous call of its payload)
-/// through the reader step in which it ended, and its closing marker.
+/// through the reader step in which it ended (which ends at the call's last byte,
+/// `Reader::feed`), and its closing marker. A call read as a nested payload after text
+/// (`reader::Nested`, Muse invokes) starts at its own opening (`Sink::restart_markup`).
 #[derive(Default)]
 struct CallMarkup {
     /// Some call may be left out (the recovery policy does not keep every repaired call) and
@@ -271,6 +272,11 @@ impl Engine {
     #[inline(never)]
     fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
         let m = &mut self.markup;
+        if let Some(markup) = sink.take_markup_restart() {
+            // A nested call after text: its markup starts at its own opening.
+            m.at = end - markup.len();
+            m.text = markup;
+        }
         if let Some((pos, kept)) = sink.take_ended() {
             m.left_out = !kept;
             if kept {
@@ -280,8 +286,8 @@ impl Engine {
                     sec.given_back = false;
                 }
             } else {
-                let (given, dropped) = sink.leave_out(pos, core::mem::take(&mut m.text));
-                self.acct.left_out(m.at, end - given, dropped);
+                let dropped = sink.leave_out(pos, core::mem::take(&mut m.text));
+                self.acct.left_out(m.at, end, dropped);
             }
             m.at = end;
         }
@@ -482,12 +488,17 @@ impl Engine {
                 } else {
                     (input, false)
                 };
+                let ends_before = sink.calls_ended();
                 sink.in_reader = true;
                 let step = p.reader.feed(visible, eof && !capped, sink);
                 sink.in_reader = false;
                 // Contract breaches (see `Reader::feed`) trip the harness and the fuzzers; a
                 // release build survives them without a panic.
                 debug_assert!(step.used <= visible.len(), "a reader consumed {} of {} bytes", step.used, visible.len());
+                // A step that ends a call stops at the call's last byte: one end, nothing after it.
+                let ended = sink.calls_ended() > ends_before;
+                debug_assert!(sink.calls_ended() <= ends_before + 1, "a reader ended several calls in one step");
+                debug_assert!(!ended || !sink.output_since_end(), "a reader went on after ending a call in the same step");
                 let used = step.used.min(visible.len());
                 let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
                 if committed {
@@ -514,8 +525,9 @@ impl Engine {
                 let malformed = self.drop_malformed && step.error.is_some();
                 match step.status {
                     // At eof a reader may still stop after ending a call, with input left.
-                    Status::Partial if !eof || (used > 0 && used < input.len()) => {
-                        if used == 0 { None } else { Some(used) }
+                    // Ending a call is progress even when the byte that ended it is not consumed.
+                    Status::Partial if !eof || ended || (used > 0 && used < input.len()) => {
+                        if used == 0 && !ended { None } else { Some(used) }
                     }
                     Status::Partial => {
                         debug_assert!(false, "a reader returned Partial at eof");
@@ -667,11 +679,7 @@ impl Engine {
         let spare = self.spare.take().filter(|(was_bare, _)| main && (!custom || *was_bare == bare)).map(|(_, r)| r);
         let reader = reuse(spare, bare, || payload.reader(bare));
         let m = &mut self.markup;
-        // Muse messages read their calls as nested invokes, whose opening the capture does not
-        // see at every chunking yet (an open fuzz finding): their left-out calls' markup is
-        // dropped, as before left-out markup came back as content.
-        let nested = matches!(payload, Payload::Message(m) if matches!(m.calls, CallBody::Invokes { .. }));
-        m.on = !self.drop_malformed && !(sink.keep.repaired && sink.keep.truncated) && !nested;
+        m.on = !self.drop_malformed && !(sink.keep.repaired && sink.keep.truncated);
         m.at = at;
         m.left_out = false;
         m.text.clear();

@@ -311,8 +311,8 @@ impl CallsReader {
                             let unread = args.take_unread();
                             // The failed token's text follows the call: the call ends here.
                             let error = error.map(|m| format!("malformed arguments ({m}); closed"));
+                            sink.text_after_end(&unread);
                             sink.end_call_incomplete(error.label(), error.message());
-                            sink.text(&unread);
                             self.part = Part::Done;
                             return Step::done_with(i, error);
                         }

@@ -40,6 +40,10 @@ pub(crate) struct Emitter {
     /// input order and no byte comes twice.
     pub hold: bool,
     held_text: String,
+    /// Call end events emitted so far, and the reader output counts (`reader_text`,
+    /// `reader_reasoning`) at the latest one: what a reader emitted after ending a call.
+    ends: usize,
+    output_at_end: (usize, usize),
 }
 
 /// `s` as the start of an event that later pieces join: room for a few small ones without
@@ -63,6 +67,8 @@ impl Emitter {
             ended: None,
             hold: false,
             held_text: String::new(),
+            ends: 0,
+            output_at_end: (0, 0),
         }
     }
 
@@ -80,17 +86,36 @@ impl Emitter {
 
     /// Emits a call's end event; a kept call's held text follows it (see `hold`).
     pub fn end(&mut self, event: Event, kept: bool) {
+        self.ends += 1;
+        self.output_at_end = (self.reader_text, self.reader_reasoning);
         self.ended = Some((self.events.len(), kept));
         self.events.push(event);
-        if kept {
+        // A left-out call's held text waits for `leave_out` while the engine keeps its markup.
+        if kept || !self.hold {
             self.release_held();
         }
+    }
+
+    /// Reader text of bytes consumed inside the open call (a failed token given back): it
+    /// follows the call's end event, or is dropped with the held text of a left-out call
+    /// whose markup holds its bytes (`hold`).
+    pub fn text_after_end(&mut self, s: &str) {
+        self.reader_text += s.len();
+        self.reasoning_ws.clear();
+        self.held_text.push_str(s);
     }
 
     /// Emits the held text (see `hold`).
     pub fn release_held(&mut self) {
         let held = core::mem::take(&mut self.held_text);
         self.push_text(&held);
+    }
+
+    /// Emits the held text if there is any (see `hold`); true when there was.
+    pub fn release_held_if_any(&mut self) -> bool {
+        let any = !self.held_text.is_empty();
+        self.release_held();
+        any
     }
 
     /// Drops the held text: the markup given back as text holds its bytes (see `hold`).
@@ -101,31 +126,31 @@ impl Emitter {
         n
     }
 
+    /// Call end events emitted so far.
+    pub fn ends(&self) -> usize {
+        self.ends
+    }
+
+    /// True when readers emitted text or reasoning since the latest call end.
+    pub fn output_since_end(&self) -> bool {
+        self.output_at_end != (self.reader_text, self.reader_reasoning)
+    }
+
     /// The latest call end not taken yet, as (event position, kept); once per end.
     pub fn take_ended(&mut self) -> Option<(usize, bool)> {
         self.ended.take()
     }
 
     /// Gives the left-out call whose end event is at `pos` its markup as `text`: `markup` holds
-    /// the input bytes the reader consumed through the call's end, but for the text the reader
-    /// emitted last, after the end, from the last of them (a failed token given back), which stays
-    /// where it is. Returns the bytes of `markup` that are not its text.
-    /// Text held since the markup began (`hold`) is dropped: `markup` holds its bytes.
-    /// Returns (bytes of `markup` that are not its text, held text bytes dropped).
-    pub fn leave_out(&mut self, pos: usize, mut markup: String) -> (usize, usize) {
+    /// the input bytes the reader consumed through the call's end (it stopped there,
+    /// `Reader::feed`). Text held since the markup began (`hold`) is dropped: `markup` holds its
+    /// bytes. Returns the held text bytes dropped.
+    pub fn leave_out(&mut self, pos: usize, markup: String) -> usize {
         let dropped = self.drop_held();
-        let after = match self.events.last() {
-            Some(Event::Text(t)) if self.events.len() > pos + 1 => t.len(),
-            _ => 0,
-        };
-        let keep = markup.len().saturating_sub(after);
-        if markup.is_char_boundary(keep) {
-            markup.truncate(keep);
-        }
         if let Some(Event::ToolCallEnd { text, .. }) = self.events.get_mut(pos) {
             *text = markup;
         }
-        (after, dropped)
+        dropped
     }
 
     /// Text (`by_reader`: a reader emitted it, for byte accounting).

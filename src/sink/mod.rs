@@ -49,6 +49,9 @@ pub struct Sink {
     pub keep: Keep,
     /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
     last_truncation: Option<usize>,
+    /// The markup of a nested call from its opening marker through the reader step that
+    /// started it (`restart_markup`), for the engine's capture.
+    markup_restart: Option<String>,
 }
 
 impl Sink {
@@ -62,6 +65,7 @@ impl Sink {
             in_reader: false,
             keep: Keep::from(true),
             last_truncation: None,
+            markup_restart: None,
         }
     }
 
@@ -153,6 +157,13 @@ impl Sink {
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
     pub fn held_reasoning_ws(&self) -> usize {
         self.out.held_reasoning_ws()
+    }
+
+    /// Text of bytes a reader consumed inside the open call before it fails (a failed token
+    /// given back): it comes right after the call's end event (`Emitter::text_after_end`).
+    /// Call right before ending the call.
+    pub fn text_after_end(&mut self, s: &str) {
+        self.out.text_after_end(s);
     }
 
     pub fn reasoning(&mut self, s: &str) {
@@ -306,10 +317,41 @@ impl Sink {
     }
 
     /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup as `text`
-    /// (see `Emitter::leave_out`); returns the bytes of `markup` that are not its text and the
-    /// held text bytes dropped.
-    pub fn leave_out(&mut self, pos: usize, markup: String) -> (usize, usize) {
+    /// (see `Emitter::leave_out`); returns the held text bytes dropped.
+    pub fn leave_out(&mut self, pos: usize, markup: String) -> usize {
         self.out.leave_out(pos, markup)
+    }
+
+    /// A nested call's opening marker was consumed (`reader::Nested`): text held since the
+    /// engine began keeping the markup (see `hold_text`) is content before that call, emitted
+    /// now. True when there was some: the call's markup then starts at its opening
+    /// (`restart_markup`), not with the payload's.
+    pub fn call_opens(&mut self) -> bool {
+        self.out.release_held_if_any()
+    }
+
+    /// After `call_opens` returned true, once the nested call started: its markup so far, from
+    /// its opening marker through the end of the reader step that started it. The engine's
+    /// capture takes it in place of what it kept (`take_markup_restart`).
+    pub fn restart_markup(&mut self, markup: String) {
+        self.markup_restart = Some(markup);
+    }
+
+    /// See `restart_markup`; once per restart.
+    pub fn take_markup_restart(&mut self) -> Option<String> {
+        self.markup_restart.take()
+    }
+
+    /// Call end events emitted so far.
+    pub fn calls_ended(&self) -> usize {
+        self.out.ends()
+    }
+
+    /// True when, since the latest call end, a reader emitted text or reasoning or a call
+    /// started (what a reader that stops at its call's end, `Reader::feed`, never does in the
+    /// step that ended it).
+    pub fn output_since_end(&self) -> bool {
+        self.out.output_since_end() || self.calls > self.out.ends()
     }
 }
 
