@@ -51,6 +51,14 @@ pub(crate) struct Emitter {
     output_at_end: usize,
 }
 
+/// `s` as the start of an event that later pieces join: room for a few small ones without
+/// growing.
+fn joinable(s: &str) -> String {
+    let mut t = String::with_capacity(s.len().max(64));
+    t.push_str(s);
+    t
+}
+
 impl Emitter {
     pub fn new(id_prefix: String, id_style: IdStyle) -> Emitter {
         Emitter {
@@ -206,7 +214,7 @@ impl Emitter {
         if let Some(Event::Text(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {
-            self.events.push(Event::Text(s.to_string()));
+            self.events.push(Event::Text(joinable(s)));
         }
     }
 
@@ -284,16 +292,14 @@ impl Emitter {
                 return;
             }
         }
-        // Later fragments join it: room for a small call's in one allocation.
-        let mut delta = String::with_capacity(s.len().max(64));
-        delta.push_str(s);
-        self.events.push(Event::ToolCallDelta { index, arguments_delta: delta });
+        self.events.push(Event::ToolCallDelta { index, arguments_delta: joinable(s) });
     }
 
     fn make_id(&self, index: usize) -> String {
         match self.id_style {
             IdStyle::Prefixed => {
-                let mut s = self.id_prefix.clone();
+                let mut s = String::with_capacity(self.id_prefix.len() + 20);
+                s.push_str(&self.id_prefix);
                 crate::event::push_usize(&mut s, index);
                 s
             }
