@@ -161,6 +161,15 @@ fn main() {
         return;
     }
 
+    // `--profile-family PARSER CHUNK`: one run of a family's plain case repeated to the size.
+    if let Some(i) = args.iter().position(|a| a == "--profile-family") {
+        let (parser, size): (&str, usize) = (&args[i + 1], args[i + 2].parse().unwrap());
+        let input = family_input(&cfg, parser).expect("no plain case for this family");
+        let (secs, n) = run(&Options::new(parser), &input, size);
+        println!("{parser} plain case in {size}-byte chunks: {:.1} MB/s, {n} events", input.len() as f64 / MB as f64 / secs);
+        return;
+    }
+
     // `--profile-sse fast|general plain|dense|FILE EVENTS`: one rewrite (for callgrind).
     if let Some(i) = args.iter().position(|a| a == "--profile-sse") {
         use toolwire::sse::{SseOptions, SseRewriter};
@@ -350,16 +359,9 @@ fn family_rows(cfg: &Cfg, full: bool) -> Vec<FamilyRow> {
     let (cases, _) = data::load_cases(&data::StdFs(data::data_dir()));
     let mut rows = Vec::new();
     for family in toolwire::registry::all() {
-        let plain = |c: &&data::Case| {
-            let e = c.expect.as_ref();
-            c.parser == family.id
-                && e.is_some_and(|e| e.options().is_ok_and(|o| o.is_empty()))
-                && e.is_some_and(|e| e.events.contains("tool-call-start ") && !e.events.contains("diagnostic "))
-        };
-        let Some(case) = cases.iter().find(plain) else { continue };
+        let Some(input) = plain_input(cfg, &cases, family.id) else { continue };
         let parser = family.id.to_string();
         let opts = Options::new(&parser);
-        let input = repeat_to(&(case.input.clone() + "\n"), cfg.size);
         let mbs = |secs: f64| input.len() as f64 / MB as f64 / secs;
         let whole = mbs(time(cfg, &opts, &input, usize::MAX));
         let (mut four, mut lin) = (f64::NAN, f64::NAN);
@@ -372,6 +374,23 @@ fn family_rows(cfg: &Cfg, full: bool) -> Vec<FamilyRow> {
         rows.push(FamilyRow { parser, whole, four, lin });
     }
     rows
+}
+
+/// `parser`'s first case (sorted by name) with no options, calls and no diagnostics, followed
+/// by a newline and repeated to the bench size.
+fn plain_input(cfg: &Cfg, cases: &[data::Case], parser: &str) -> Option<String> {
+    let plain = |c: &&data::Case| {
+        let e = c.expect.as_ref();
+        c.parser == parser
+            && e.is_some_and(|e| e.options().is_ok_and(|o| o.is_empty()))
+            && e.is_some_and(|e| e.events.contains("tool-call-start ") && !e.events.contains("diagnostic "))
+    };
+    cases.iter().find(plain).map(|case| repeat_to(&(case.input.clone() + "\n"), cfg.size))
+}
+
+fn family_input(cfg: &Cfg, parser: &str) -> Option<String> {
+    let (cases, _) = data::load_cases(&data::StdFs(data::data_dir()));
+    plain_input(cfg, &cases, parser)
 }
 
 /// The slowest `cfg.families` of `rows` by 4-byte-chunk throughput.

@@ -35,10 +35,16 @@ pub trait Reader {
     /// return `Done` or `Reject`, ending (with a `truncation` diagnostic) any call it started;
     /// it may still return `Partial` with input left right after ending a call.
     ///
-    /// A reader that ends a call and goes on reading returns (`Partial`, or `Done` when the
-    /// payload ends there) right after the call's last byte: the sequencer gives a left-out
-    /// call's markup back as text up to the end of the step that ended it, the same bytes at
-    /// every chunking.
+    /// **A step that ends a call ends at the call's last byte.** A reader that ends a call
+    /// returns right there (`Done` when the payload ends with it, else `Partial`, even with
+    /// `used == 0` when the byte that ended it is not the call's): it consumes nothing after
+    /// the call's last byte and emits nothing after its end in that step (an optional closing
+    /// marker, the next call, text that follows are read by the next step). Text of bytes
+    /// consumed inside the call that it gives back (a failed token) goes through
+    /// `Sink::text_after_end`, before the end. The sequencer gives a left-out call's markup
+    /// back as text up to the end of the step that ended it, so this is what makes that text
+    /// the same at every chunking. It checks what it can see (one end per step, no text,
+    /// reasoning or call start after it) with a `debug_assert!`.
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step;
 
     /// True once the reader emitted text or reasoning itself (channel formats such as Harmony):
@@ -185,6 +191,9 @@ pub struct Nested {
     reader: Box<dyn Reader>,
     held: String,
     calls_before: usize,
+    /// Text came before this payload since the engine began keeping the markup
+    /// (`Sink::call_opens`): the call's markup starts at its opening (`Sink::restart_markup`).
+    restart: bool,
 }
 
 /// What a `Nested::feed` came to.
@@ -200,8 +209,13 @@ pub enum Nest {
 
 impl Nested {
     /// `reader` opened at `opening` (consumed by the outer reader).
-    pub fn new(reader: Box<dyn Reader>, opening: &str, sink: &Sink) -> Nested {
-        Nested { reader, held: opening.into(), calls_before: sink.calls_started() }
+    pub fn new(reader: Box<dyn Reader>, opening: &str, sink: &mut Sink) -> Nested {
+        let restart = sink.call_opens();
+        Nested { reader, held: opening.into(), calls_before: sink.calls_started(), restart }
+    }
+
+    fn committed(&self, sink: &Sink) -> bool {
+        sink.calls_started() > self.calls_before || self.reader.committed()
     }
 
     /// The inner reader, for reuse (`Reader::reset`) once its payload is over.
@@ -209,13 +223,20 @@ impl Nested {
         self.reader
     }
 
-    /// Feeds the inner reader; returns the bytes it used and what that came to.
+    /// Feeds the inner reader; returns the bytes it used and what that came to. The outer
+    /// reader returns right after a `feed` that did not come to `Text` (`Reader::feed`: it
+    /// stops at a call's end; the step that commits the inner payload ends where its markup
+    /// so far ends, `Sink::restart_markup`).
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Nest) {
+        let committed_before = self.committed(sink);
         let step = self.reader.feed(input, eof, sink);
         let used = step.used.min(input.len());
-        let committed = sink.calls_started() > self.calls_before || self.reader.committed();
-        if !committed {
+        let committed = self.committed(sink);
+        if !committed_before {
             self.held.push_str(&input[..used]);
+            if committed && self.restart {
+                sink.restart_markup(core::mem::take(&mut self.held));
+            }
         }
         match step.status {
             Status::Partial if !eof => (used, Nest::More),

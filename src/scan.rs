@@ -184,6 +184,10 @@ impl MarkerSet {
         let mut could_grow = false;
         for (idx, (m, _)) in self.markers.iter().enumerate() {
             let m = m.as_bytes();
+            // Most markers differ from `rest` in their first two bytes: skip those inline.
+            if rest.len() >= 2 && m.len() >= 2 && (m[0] != rest[0] || m[1] != rest[1]) {
+                continue;
+            }
             if rest.len() >= m.len() {
                 if rest.starts_with(m) && best.is_none_or(|(len, _)| m.len() > len) {
                     best = Some((m.len(), idx));

@@ -404,10 +404,20 @@ mod replay {
     }
 
     /// `engine_other` finding: a Muse call read as a nested invoke, cut off and left out, got a
-    /// `text` that depended on the chunking (Muse does not capture left-out markup for now).
+    /// `text` that depended on the chunking (the message reader went on after the invoke's end
+    /// in the same step; the call's markup now starts at its own opening after text).
     #[test]
     fn engine_other_muse_left_out_call_markup() {
         super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-muse-left-out-call-markup-split.bin"));
+    }
+
+    /// `engine_json` finding: a `deepseek_v3` call whose arguments break at a code fence is left
+    /// out; its `text` took the fence at one chunking and not at another (the reader read the
+    /// optional closing fence in the step that ended the call; case
+    /// `tests/data/deepseek_v3/fuzz-left-out-call-text-ends-at-its-last-byte`).
+    #[test]
+    fn engine_json_deepseek_left_out_call_text() {
+        super::check_engine(super::Group::Json, include_bytes!("../replays/engine_json-deepseek-left-out-call-text-split.bin"));
     }
 
     #[test]

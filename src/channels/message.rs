@@ -526,9 +526,13 @@ impl Reader for MessageReader {
                     if let Part::Invoke(call) = core::mem::replace(&mut self.part, Part::Body(Route::Call)) {
                         self.spare_invoke = Some(call.into_reader());
                     }
-                    if let Nest::Text(raw) = nest {
+                    match nest {
                         // Not a call after all: its markup is text.
-                        self.gap.push(&raw, sink, None);
+                        Nest::Text(raw) => {
+                            self.gap.push(&raw, sink, None);
+                        }
+                        // Stop at the call's end (`Reader::feed`).
+                        _ => return Step::partial(i),
                     }
                 }
             }

@@ -31,9 +31,11 @@ pub fn all() -> impl Iterator<Item = &'static Family> {
 
 /// Looks up a family by id or alias (case-insensitive; `-` and `_` are interchangeable).
 pub fn find(name: &str) -> Option<&'static Family> {
-    let norm = |s: &str| s.trim().to_ascii_lowercase().replace('-', "_");
-    let want = norm(name);
-    all().find(|f| norm(f.id) == want || f.aliases.iter().any(|a| norm(a) == want))
+    // Compared byte by byte: no allocation (the template's union looks families up by id).
+    let norm = |b: u8| if b == b'-' { b'_' } else { b.to_ascii_lowercase() };
+    let want = name.trim().as_bytes();
+    let same = |s: &str| s.len() == want.len() && s.bytes().zip(want).all(|(a, b)| norm(a) == norm(*b));
+    all().find(|f| same(f.id) || f.aliases.iter().any(|a| same(a)))
 }
 
 /// All ids and aliases, sorted, for error messages.

@@ -109,6 +109,8 @@ pub struct CallsReader {
     collapsed_array: bool,
     part: ListPart,
     obj: Option<WrapperReader>,
+    /// The last call object's reader, renewed for the next object (its buffers kept).
+    spare_obj: Option<WrapperReader>,
     /// Calls this reader completed.
     calls: usize,
     /// Bytes consumed so far (for "did anything happen" decisions at eof).
@@ -133,6 +135,7 @@ impl CallsReader {
             collapsed_array: false,
             part: ListPart::Begin,
             obj: None,
+            spare_obj: None,
             calls: 0,
             consumed: 0,
             gap: String::new(),
@@ -149,8 +152,14 @@ impl CallsReader {
         self
     }
 
-    fn object(&self, strict: bool) -> WrapperReader {
-        let mut obj = WrapperReader::new(self.wrapper, strict);
+    fn object(&mut self, strict: bool) -> WrapperReader {
+        let mut obj = match self.spare_obj.take() {
+            Some(mut o) => {
+                o.renew(self.wrapper, strict);
+                o
+            }
+            None => WrapperReader::new(self.wrapper, strict),
+        };
         obj.keep_nameless = self.keep_nameless;
         obj
     }
@@ -183,6 +192,17 @@ impl Reader for CallsReader {
             ListPart::InObj { .. } => self.obj.as_ref()?.quiet(),
             _ => None,
         }
+    }
+
+    fn reset(&mut self, bare: bool) -> bool {
+        // Only a reader configured as `new` makes it (not `keep_nameless`, `without_collapse`).
+        if self.keep_nameless || self.collapse == self.bare {
+            return false;
+        }
+        let spare_obj = self.spare_obj.take().or_else(|| self.obj.take());
+        *self = CallsReader::new(self.shape, self.wrapper, bare);
+        self.spare_obj = spare_obj;
+        true
     }
 
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
@@ -256,7 +276,7 @@ impl Reader for CallsReader {
                                 self.calls += 1;
                             }
                             let failed = obj.failed;
-                            self.obj = None;
+                            self.spare_obj = self.obj.take();
                             if failed {
                                 self.part = ListPart::Done;
                                 self.consumed += i;
@@ -469,17 +489,32 @@ impl WrapperReader {
         }
     }
 
+    /// Makes this reader what `new(wrapper, strict)` makes, keeping its buffers' memory.
+    fn renew(&mut self, wrapper: Wrapper, strict: bool) {
+        let mut fresh = WrapperReader::new(wrapper, strict);
+        for (keep, old) in [(&mut fresh.key, &mut self.key), (&mut fresh.name_raw, &mut self.name_raw), (&mut fresh.raw, &mut self.raw), (&mut fresh.pre_text, &mut self.pre_text), (&mut fresh.scratch, &mut self.scratch)] {
+            old.clear();
+            core::mem::swap(keep, old);
+        }
+        *self = fresh;
+    }
+
     fn commit(&mut self, sink: &mut Sink) {
-        let name = self.name.clone().unwrap_or_default();
+        let name = self.name.take().unwrap_or_default();
+        self.commit_named(&name, sink);
+        self.name = Some(name);
+    }
+
+    fn commit_named(&mut self, name: &str, sink: &mut Sink) {
         if self.fused {
             sink.call_diag(Label::ParallelCollapse, "several call objects fused in one tool-call block; each was read as a call");
         }
         if !self.pre_text.is_empty() {
             sink.text(&core::mem::take(&mut self.pre_text));
         }
-        sink.start_call(&name, None);
+        sink.start_call(name, None);
         self.committed = true;
-        self.raw = String::new();
+        self.raw.clear();
         if self.double_encoded {
             sink.call_diag(Label::EscapingError, format!("`{name}`: arguments were a JSON string holding JSON; decoded"));
         }
@@ -555,14 +590,20 @@ impl WrapperReader {
     }
 
     fn classify_key(&self) -> Role {
-        let key = unescape(&self.key).unwrap_or_default();
+        let unescaped;
+        let key = if self.key.contains('\\') {
+            unescaped = unescape(&self.key).unwrap_or_default();
+            unescaped.as_str()
+        } else {
+            self.key.as_str()
+        };
         if self.wrapper.key_is_name {
             return if self.keys == 1 { Role::Args } else { Role::Skip };
         }
-        if self.wrapper.name_keys.contains(&key.as_str()) && self.name.is_none() {
+        if self.wrapper.name_keys.contains(&key) && self.name.is_none() {
             return Role::Name;
         }
-        if self.wrapper.args_keys.contains(&key.as_str()) && !self.args_seen {
+        if self.wrapper.args_keys.contains(&key) && !self.args_seen {
             return Role::Args;
         }
         Role::Skip

@@ -333,7 +333,7 @@ impl NamedReader {
                         sink.args("{}");
                         sink.end_call();
                         self.part = Part::ArgsClose;
-                        continue;
+                        return Step::partial(i);
                     }
                     self.part = Part::Args;
                 }
@@ -347,7 +347,10 @@ impl NamedReader {
                         self.part = Part::Done;
                         return Step::done(i);
                     }
+                    // Stop at the call's last byte (`Reader::feed`): the optional closing marker
+                    // is read by the next step.
                     self.part = Part::ArgsClose;
+                    return Step::partial(i);
                 }
                 Part::ArgsClose => match Self::skip_optional(&self.args_close_set, input, i, eof) {
                     Some(j) => {

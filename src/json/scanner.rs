@@ -76,10 +76,72 @@ enum Place {
 
 const LITS: [&[u8]; 3] = [b"true", b"false", b"null"];
 
+/// The open containers (`{` or `[`), innermost last: the first 64 levels as bits (no
+/// allocation for the usual depths, copied for free), deeper ones in a vector.
+#[derive(Debug, Default)]
+struct Containers {
+    len: usize,
+    /// Bit `i`: level `i` is an array.
+    low: u64,
+    deep: Vec<u8>,
+}
+
+impl Containers {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn push(&mut self, open: u8) {
+        if self.len < 64 {
+            let bit = 1u64 << self.len;
+            if open == b'[' { self.low |= bit } else { self.low &= !bit }
+        } else {
+            self.deep.push(open);
+        }
+        self.len += 1;
+    }
+
+    fn get(&self, level: usize) -> u8 {
+        if level < 64 {
+            if self.low >> level & 1 == 1 { b'[' } else { b'{' }
+        } else {
+            self.deep[level - 64]
+        }
+    }
+
+    fn last(&self) -> Option<u8> {
+        self.len.checked_sub(1).map(|l| self.get(l))
+    }
+
+    fn pop(&mut self) {
+        if self.len > 64 {
+            self.deep.pop();
+        }
+        self.len = self.len.saturating_sub(1);
+    }
+
+}
+
+impl Clone for Containers {
+    fn clone(&self) -> Self {
+        Containers { len: self.len, low: self.low, deep: self.deep.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.len = source.len;
+        self.low = source.low;
+        self.deep.clone_from(&source.deep);
+    }
+}
+
 /// See the module docs.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct JsonScanner {
-    stack: Vec<u8>,
+    stack: Containers,
     place: Place,
     expect: Expect,
     max_depth: usize,
@@ -87,9 +149,25 @@ pub struct JsonScanner {
     repairs: u32,
 }
 
+impl Clone for JsonScanner {
+    fn clone(&self) -> Self {
+        JsonScanner { stack: self.stack.clone(), ..*self }
+    }
+
+    /// Reuses `self`'s stack allocation (a snapshot taken before every fragment).
+    fn clone_from(&mut self, source: &Self) {
+        self.stack.clone_from(&source.stack);
+        self.place = source.place;
+        self.expect = source.expect;
+        self.max_depth = source.max_depth;
+        self.repair = source.repair;
+        self.repairs = source.repairs;
+    }
+}
+
 impl JsonScanner {
     pub fn new(expect: Expect, max_depth: usize) -> Self {
-        JsonScanner { stack: Vec::new(), place: Place::Start, expect, max_depth, repair: false, repairs: 0 }
+        JsonScanner { stack: Containers::default(), place: Place::Start, expect, max_depth, repair: false, repairs: 0 }
     }
 
     /// A scanner that repairs raw control characters and invalid escapes in strings.
@@ -201,8 +279,8 @@ impl JsonScanner {
                 s.push_str(core::str::from_utf8(&word[pos as usize..]).unwrap_or(""));
             }
         }
-        for &c in self.stack.iter().rev() {
-            s.push(if c == b'{' { '}' } else { ']' });
+        for level in (0..self.stack.len()).rev() {
+            s.push(if self.stack.get(level) == b'{' { '}' } else { ']' });
         }
         s
     }
@@ -291,7 +369,7 @@ impl JsonScanner {
                         i += 1;
                         continue;
                     }
-                    let top = *self.stack.last().unwrap_or(&b'{');
+                    let top = self.stack.last().unwrap_or(b'{');
                     match b {
                         b',' => self.place = if top == b'{' { Place::ObjKey } else { Place::Value },
                         b'}' if top == b'{' => {

@@ -151,6 +151,11 @@ fn to_decimal(digits: &str, radix: u32) -> Option<String> {
 /// integers and leading zeros (`07`) are normalised; floats get digits around the point
 /// (`1.` -> `1.0`, `.5` -> `0.5`). `None` when it is not a number (e.g. `1j`, `1.2.3`).
 pub fn number(text: &str) -> Option<String> {
+    // Plain decimal digits without a leading zero are already JSON.
+    let b = text.as_bytes();
+    if !b.is_empty() && b.iter().all(u8::is_ascii_digit) && (b[0] != b'0' || b.len() == 1) {
+        return Some(text.to_string());
+    }
     let (neg, body) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),

@@ -66,12 +66,15 @@ pub fn reader(cfg: &'static PySyntax, _bare: bool) -> Box<dyn Reader> {
 /// consumes nothing, so it is the same at any chunking.
 pub struct JsonOrPython {
     cfg: &'static PySyntax,
-    inner: Option<Box<dyn Reader>>,
+    /// The reader picked for this payload, and whether it reads JSON.
+    inner: Option<(bool, Box<dyn Reader>)>,
+    /// The last payload's reader, reset for the next payload read the same way.
+    spare: Option<(bool, Box<dyn Reader>)>,
 }
 
 impl JsonOrPython {
     pub fn new(cfg: &'static PySyntax) -> JsonOrPython {
-        JsonOrPython { cfg, inner: None }
+        JsonOrPython { cfg, inner: None, spare: None }
     }
 
     /// Whether `input` starts JSON call objects; `None` when more input is needed.
@@ -103,20 +106,29 @@ impl Reader for JsonOrPython {
     fn feed(&mut self, input: &str, eof: bool, sink: &mut crate::sink::Sink) -> crate::reader::Step {
         if self.inner.is_none() {
             let Some(json) = Self::is_json(input, eof) else { return crate::reader::Step::partial(0) };
-            self.inner = Some(if json {
+            let spare = self.spare.take().filter(|(j, _)| *j == json).map(|(_, r)| r);
+            let cfg = self.cfg;
+            self.inner = Some((json, crate::reader::reuse(spare, false, || if json {
                 Box::new(crate::json::call::CallsReader::new(crate::json::call::JsonShape::ObjectOrArray, crate::json::call::Wrapper::STANDARD, false))
             } else {
-                reader(self.cfg, false)
-            });
+                reader(cfg, false)
+            })));
         }
         match self.inner.as_mut() {
-            Some(r) => r.feed(input, eof, sink),
+            Some((_, r)) => r.feed(input, eof, sink),
             None => crate::reader::Step::reject(0),
         }
     }
 
     fn committed(&self) -> bool {
-        self.inner.as_ref().is_some_and(|r| r.committed())
+        self.inner.as_ref().is_some_and(|(_, r)| r.committed())
+    }
+
+    fn reset(&mut self, _bare: bool) -> bool {
+        if let Some(inner) = self.inner.take() {
+            self.spare = Some(inner);
+        }
+        true
     }
 }
 

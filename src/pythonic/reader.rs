@@ -57,6 +57,16 @@ impl CallsReader {
         CallsReader { cfg, part: Part::Begin, bracket: false, name: String::new(), raw: String::new(), calls: 0, args: None, prefix, stop, failure: None }
     }
 
+    /// What `new(self.cfg)` makes, keeping the marker sets and the last call's `Values`.
+    fn restart(&mut self) {
+        self.part = Part::Begin;
+        self.bracket = false;
+        self.name.clear();
+        self.raw.clear();
+        self.calls = 0;
+        self.failure = None;
+    }
+
     fn python(&self) -> bool {
         self.cfg.style == Style::Python
     }
@@ -78,7 +88,10 @@ impl CallsReader {
         let name = self.name.trim();
         sink.start_call(name, None);
         self.calls += 1;
-        self.args = Some(Values::new(self.cfg, close, sink));
+        match self.args.as_mut() {
+            Some(v) => v.restart(close, sink),
+            None => self.args = Some(Values::new(self.cfg, close, sink)),
+        }
         self.part = Part::Args;
     }
 
@@ -207,6 +220,11 @@ impl CallsReader {
 }
 
 impl Reader for CallsReader {
+    fn reset(&mut self, _bare: bool) -> bool {
+        self.restart();
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut step = self.feed_list(input, eof, sink);
         if step.status == crate::reader::Status::Done && step.error.is_none() {
@@ -293,8 +311,8 @@ impl CallsReader {
                             let unread = args.take_unread();
                             // The failed token's text follows the call: the call ends here.
                             let error = error.map(|m| format!("malformed arguments ({m}); closed"));
+                            sink.text_after_end(&unread);
                             sink.end_call_incomplete(error.label(), error.message());
-                            sink.text(&unread);
                             self.part = Part::Done;
                             return Step::done_with(i, error);
                         }

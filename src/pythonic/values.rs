@@ -175,7 +175,27 @@ impl Values {
     pub fn new(cfg: &'static PySyntax, close: u8, sink: &mut Sink) -> Values {
         let mut marks = MarkerSet::new();
         marks.add(cfg.quote, QUOTE).add_all(cfg.stop, STOP);
-        let mut v = Values {
+        let mut v = Values::with_marks(cfg, close, marks);
+        v.out("{", sink);
+        v
+    }
+
+    /// Makes these values what `new(self.cfg, close, sink)` would, keeping the marker set.
+    pub fn restart(&mut self, close: u8, sink: &mut Sink) {
+        // Every field as `with_marks` makes it (the pattern names them all); the marker set
+        // and the buffers' memory are kept.
+        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, scratch, held_in, unread } = self;
+        stack.clear();
+        stack.push(Frame::new(Kind::Args, close, At::Key));
+        (*tok, *mode, *caps, *discard, *positional_reported, *high, *held_in) = (Tok::None, TextMode::Stream, 0, false, false, None, 0);
+        for s in [buf, text, pend, key, scratch, unread] {
+            s.clear();
+        }
+        self.out("{", sink);
+    }
+
+    fn with_marks(cfg: &'static PySyntax, close: u8, marks: MarkerSet) -> Values {
+        Values {
             cfg,
             stack: vec![Frame::new(Kind::Args, close, At::Key)],
             tok: Tok::None,
@@ -192,9 +212,7 @@ impl Values {
             scratch: String::new(),
             held_in: 0,
             unread: String::new(),
-        };
-        v.out("{", sink);
-        v
+        }
     }
 
     fn python(&self) -> bool {
@@ -343,11 +361,16 @@ impl Values {
         let (n, args) = (f.n, f.kind == Kind::Args);
         f.n += 1;
         f.at = At::Value;
+        // One fragment: `, "key": `.
+        let mut t = core::mem::take(&mut self.scratch);
+        t.clear();
         if n > 0 {
-            self.out(", ", sink);
+            t.push_str(", ");
         }
-        self.out_json_string(key, sink);
-        self.out(": ", sink);
+        push_json_string(&mut t, key);
+        t.push_str(": ");
+        self.out(&t, sink);
+        self.scratch = t;
         if args {
             self.key.clear();
             self.key.push_str(key);

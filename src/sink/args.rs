@@ -24,6 +24,9 @@ pub(crate) struct ArgsGuard {
     /// The arguments so far.
     pub text: String,
     scanner: JsonScanner,
+    /// `scanner` before the fragment being taken (restored when it is refused); kept to reuse
+    /// its allocation.
+    before: JsonScanner,
     /// Bytes past the size limit were dropped.
     pub overflowed: bool,
 }
@@ -31,7 +34,9 @@ pub(crate) struct ArgsGuard {
 impl ArgsGuard {
     /// Arguments nesting at most `max_depth` levels inside the object.
     pub fn new(max_depth: usize) -> ArgsGuard {
-        ArgsGuard { text: String::new(), scanner: JsonScanner::new(Expect::Object, max_depth + 1), overflowed: false }
+        let scanner = JsonScanner::new(Expect::Object, max_depth + 1);
+        // Room for a small call's arguments in one allocation.
+        ArgsGuard { text: String::with_capacity(64), before: scanner.clone(), scanner, overflowed: false }
     }
 
     /// Takes `s` (or what of it fits in `max` bytes) when it continues the JSON so far.
@@ -56,7 +61,7 @@ impl ArgsGuard {
             self.overflowed = true;
             return Taken::Cut { kept: if kept_valid { fit } else { 0 }, kept_valid };
         }
-        let before = self.scanner.clone();
+        self.before.clone_from(&self.scanner);
         let (used, r) = self.scanner.feed(s, None);
         let ok = match r {
             Ok(Progress::More) => used == s.len(),
@@ -64,7 +69,7 @@ impl ArgsGuard {
             Err(_) => false,
         };
         if !ok {
-            self.scanner = before;
+            core::mem::swap(&mut self.scanner, &mut self.before);
             return Taken::Invalid;
         }
         self.text.push_str(s);

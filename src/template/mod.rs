@@ -213,23 +213,30 @@ pub fn engine(family: &Family, template: Option<&Value>, reasoning: Option<&Reas
 /// The default format's payload: picks the family whose opening marker starts the input and
 /// hands the payload to that family's reader.
 struct UnionReader {
-    inner: Option<Box<dyn Reader>>,
+    /// `DEFAULT_UNION`'s families, looked up once.
+    families: Vec<&'static Family>,
+    /// The picked family (index in `families`), whether its marker was consumed, its reader.
+    inner: Option<(usize, bool, Box<dyn Reader>)>,
+    /// The last payload's reader, reset for the next payload of the same family and opening.
+    spare: Option<(usize, bool, Box<dyn Reader>)>,
 }
 
 impl UnionReader {
     fn boxed(_bare: bool) -> Box<dyn Reader> {
-        Box::new(UnionReader { inner: None })
+        let families = DEFAULT_UNION.iter().filter_map(|id| payload_family(id)).collect();
+        Box::new(UnionReader { families, inner: None, spare: None })
     }
 
-    /// (marker length, consumed, payload) of the longest family marker at the start of `input`.
-    fn pick(input: &str) -> Option<(usize, bool, Payload)> {
-        let mut best: Option<(usize, bool, Payload)> = None;
-        for f in DEFAULT_UNION.iter().filter_map(|id| payload_family(id)) {
+    /// (family index, marker length, consumed) of the longest family marker at the start of
+    /// `input`.
+    fn pick(&self, input: &str) -> Option<(usize, usize, bool)> {
+        let mut best: Option<(usize, usize, bool)> = None;
+        for (fi, f) in self.families.iter().enumerate() {
             let s = f.syntax;
             let found = s.start.iter().map(|m| (m, true)).chain(s.bare.iter().map(|m| (m, false)));
             for (m, consumed) in found {
-                if input.starts_with(m) && best.is_none_or(|(len, ..)| m.len() > len) {
-                    best = Some((m.len(), consumed, s.payload));
+                if input.starts_with(m) && best.is_none_or(|(_, len, _)| m.len() > len) {
+                    best = Some((fi, m.len(), consumed));
                 }
             }
         }
@@ -239,19 +246,28 @@ impl UnionReader {
 
 impl Reader for UnionReader {
     fn committed(&self) -> bool {
-        self.inner.as_ref().is_some_and(|r| r.committed())
+        self.inner.as_ref().is_some_and(|(.., r)| r.committed())
+    }
+
+    fn reset(&mut self, _bare: bool) -> bool {
+        if let Some(inner) = self.inner.take() {
+            self.spare = Some(inner);
+        }
+        true
     }
 
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut i = 0;
         if self.inner.is_none() {
-            let Some((len, consumed, payload)) = Self::pick(input) else { return Step::reject(0) };
+            let Some((fi, len, consumed)) = self.pick(input) else { return Step::reject(0) };
             if consumed {
                 i = len;
             }
-            self.inner = Some(payload.reader(!consumed));
+            let spare = self.spare.take().filter(|(sf, sc, _)| *sf == fi && *sc == consumed).map(|(.., r)| r);
+            let payload = self.families[fi].syntax.payload;
+            self.inner = Some((fi, consumed, crate::reader::reuse(spare, !consumed, || payload.reader(!consumed))));
         }
-        let Some(inner) = self.inner.as_mut() else { return Step::reject(i) };
+        let Some((.., inner)) = self.inner.as_mut() else { return Step::reject(i) };
         let step = inner.feed(&input[i..], eof, sink);
         step.shifted(i)
     }

@@ -236,7 +236,15 @@ impl XmlReader {
     /// why, when it is a limit).
     fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
         for (at, c) in s.char_indices() {
-            if c.is_whitespace() {
+            // ASCII answers by byte tests (the same as `is_whitespace`, `is_control` and the
+            // bracket list below).
+            let (ws, bad_char) = if c.is_ascii() {
+                let b = c as u8;
+                (matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' '), b < 0x20 || b == 0x7F || b"<>{}[]\"'(),;=".contains(&b))
+            } else {
+                (c.is_whitespace(), c.is_control())
+            };
+            if ws {
                 if self.name_phase == NamePhase::In {
                     if c == ' ' || c == '\t' {
                         self.name_ws.push(c);
@@ -246,7 +254,7 @@ impl XmlReader {
                 }
                 continue;
             }
-            let bad = self.name_phase == NamePhase::After || c.is_control() || "<>{}[]\"'(),;=".contains(c);
+            let bad = self.name_phase == NamePhase::After || bad_char;
             if bad {
                 return Err((at, None));
             }

@@ -98,6 +98,11 @@ impl M3Reader {
         let mut header_set = MarkerSet::new();
         header_set.add(">", Act::Other(END));
         add_tags(&mut header_set);
+        M3Reader::with_sets(tags, header_set)
+    }
+
+    /// A fresh reader with marker sets built before (`new`, `Reader::reset`).
+    fn with_sets(tags: MarkerSet, header_set: MarkerSet) -> M3Reader {
         M3Reader {
             part: Part::Header,
             tags,
@@ -314,6 +319,12 @@ fn frame_value(f: Frame, root: &Value) -> Value {
 }
 
 impl Reader for M3Reader {
+    fn reset(&mut self, _bare: bool) -> bool {
+        let (tags, header_set) = (core::mem::take(&mut self.tags), core::mem::take(&mut self.header_set));
+        *self = M3Reader::with_sets(tags, header_set);
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let mut step = self.feed_call(input, eof, sink);
         if step.status == Status::Done && step.error.is_none() {
