@@ -277,12 +277,14 @@ impl ToolCallParser {
     /// (nothing lost, `spans.rs`; used by the fixture harness, and for highlighting). Call before
     /// the first push; the list grows with the number of markers, not bytes.
     pub fn record_spans(&mut self) {
-        self.engine.record_spans();
+        self.sink.record_spans();
     }
 
-    /// Where each consumed byte of the (decoded) input went; see `crate::spans`.
+    /// Where each byte of the (decoded) input went; see `crate::spans`. Complete after
+    /// `finish`; while streaming, up to the end of the latest text or reasoning emitted (bytes
+    /// consumed since may still come back as text).
     pub fn spans(&self) -> &[crate::spans::Span] {
-        self.engine.spans()
+        self.sink.spans()
     }
 
     /// Bytes held undecided right now (hold-back).

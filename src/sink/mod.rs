@@ -1,13 +1,14 @@
 //! The sink: the single owner of what was emitted, as three parts.
 //!
-//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, the bytes
-//!   readers emitted (for byte accounting).
+//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, and the input
+//!   offsets of what is emitted, so byte accounting (`spans.rs`) falls out of emission.
 //! - `args.rs`, the arguments guard of the open call: whatever a reader does, a call's
 //!   fragments concatenate to one valid JSON object (arguments are append-only); a fragment that
 //!   would break that is refused with a diagnostic, and an unfinished object is completed
 //!   (append-only) when the call ends.
-//! - `typing.rs`, the typing context: parameter values coerced by the declared schema, and the
-//!   finished call validated against it.
+//! - `typing.rs`, the typing context: parameter values coerced by the declared schema while
+//!   the call streams, and the completed call validated against it, a step after its end event
+//!   (as the events are drained; the diagnostics go before the end event).
 //!
 //! Readers talk to the `Sink` only; it routes each report to its part and emits the
 //! diagnostics the parts return.
@@ -23,7 +24,7 @@ use crate::tools::Tools;
 use args::{ArgsGuard, Taken};
 use emit::Emitter;
 pub use emit::IdStyle;
-use typing::{Typed, Typing};
+use typing::{Typed, Typing, Validation};
 
 struct OpenCall {
     index: usize,
@@ -41,14 +42,13 @@ pub struct Sink {
     pub tools: Option<Tools>,
     calls: usize,
     open: Option<OpenCall>,
-    /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
-    /// the reader's (byte accounting, `spans.rs`).
-    pub in_reader: bool,
     /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
     /// event. Keeps every call unless the parser sets it.
     pub keep: Keep,
     /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
     last_truncation: Option<usize>,
+    /// Validates each ended call (with `tools`) as the events are drained.
+    validation: Validation,
     /// The markup of a nested call from its opening marker through the reader step that
     /// started it (`restart_markup`), for the engine's capture.
     markup_restart: Option<String>,
@@ -62,9 +62,9 @@ impl Sink {
             tools,
             calls: 0,
             open: None,
-            in_reader: false,
             keep: Keep::from(true),
             last_truncation: None,
+            validation: Validation::new(),
             markup_restart: None,
         }
     }
@@ -76,12 +76,21 @@ impl Sink {
 
     /// Takes the events emitted so far.
     pub fn take(&mut self) -> Vec<Event> {
-        self.out.take()
+        let mut out = Vec::new();
+        self.drain_into(&mut out);
+        out
     }
 
-    /// Moves the events emitted so far to the end of `out`.
+    /// Moves the events emitted so far to the end of `out`; with tools, each completed call is
+    /// validated on the way (`Validation`: its diagnostics go before its end event).
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        self.out.drain_into(out);
+        match &self.tools {
+            None => self.out.drain_into(out),
+            Some(tools) => {
+                let validation = &mut self.validation;
+                self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
+            }
+        }
     }
 
     /// Number of calls started so far.
@@ -89,9 +98,24 @@ impl Sink {
         self.calls
     }
 
-    /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
-    pub fn reader_emitted(&self) -> (usize, usize) {
-        (self.out.reader_text, self.out.reader_reasoning)
+    /// Turns on byte accounting (`spans.rs`): call before the first push.
+    pub fn record_spans(&mut self) {
+        self.out.record_spans();
+    }
+
+    /// Where each input byte went (complete after `end_input`; empty unless `record_spans`).
+    pub fn spans(&self) -> &[crate::spans::Span] {
+        self.out.spans()
+    }
+
+    /// The sequencer dropped input `start..end` (`keepMalformed: false`).
+    pub fn dropped(&mut self, start: usize, end: usize) {
+        self.out.dropped(start, end);
+    }
+
+    /// The input ended at offset `end` (byte accounting).
+    pub fn end_input(&mut self, end: usize) {
+        self.out.end_input(end);
     }
 
     pub fn in_call(&self) -> bool {
@@ -150,8 +174,14 @@ impl Sink {
         typed.json
     }
 
+    /// Text a reader emits (from inside the markup it reads).
     pub fn text(&mut self, s: &str) {
-        self.out.text(s, self.in_reader);
+        self.out.text(s, None);
+    }
+
+    /// Text the sequencer emits: input `at..at + s.len()`, byte for byte.
+    pub fn text_at(&mut self, at: usize, s: &str) {
+        self.out.text(s, Some(at));
     }
 
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
@@ -166,13 +196,19 @@ impl Sink {
         self.out.text_after_end(s);
     }
 
+    /// Reasoning a reader emits (from inside the markup it reads).
     pub fn reasoning(&mut self, s: &str) {
-        self.out.reasoning(s, self.in_reader);
+        self.out.reasoning(s, None);
+    }
+
+    /// Reasoning the sequencer emits: input `at..at + s.len()`, byte for byte.
+    pub fn reasoning_at(&mut self, at: usize, s: &str) {
+        self.out.reasoning(s, Some(at));
     }
 
     /// Emits the reasoning whitespace held back: a marker swallowed inside reasoning follows it.
     pub fn flush_reasoning_ws(&mut self) {
-        self.out.flush_reasoning_ws(self.in_reader);
+        self.out.flush_reasoning_ws();
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
@@ -278,7 +314,8 @@ impl Sink {
         self.close_open();
     }
 
-    /// Completes the open call's arguments, validates them and emits its end.
+    /// Completes the open call's arguments and emits its end (validation follows it: see
+    /// `drain_into`).
     fn close_open(&mut self) {
         let Some(mut call) = self.open.take() else { return };
         let tail = call.args.close();
@@ -286,10 +323,7 @@ impl Sink {
         if !tail.is_empty() {
             self.out.delta(call.index, &tail);
         }
-        let typing = Typing { tools: self.tools.as_ref(), name: Some(&call.name), max_depth: self.limits.max_depth };
-        for (label, message) in typing.validate(&call.args.text, repaired, &call.coerced) {
-            self.diag(label, message, Some(call.index));
-        }
+        self.validation.coerced(call.index, call.coerced);
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
         let arguments = core::mem::take(&mut call.args.text);
         self.out.end(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments, repaired, kept, text: String::new() }, kept);
@@ -305,21 +339,19 @@ impl Sink {
         self.out.hold = on;
     }
 
-    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`); returns the bytes
-    /// dropped.
-    pub fn settle_held(&mut self, keep: bool) -> usize {
+    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`).
+    pub fn settle_held(&mut self, keep: bool) {
         if keep {
             self.out.release_held();
-            0
         } else {
-            self.out.drop_held()
+            self.out.drop_held();
         }
     }
 
-    /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup as `text`
-    /// (see `Emitter::leave_out`); returns the held text bytes dropped.
-    pub fn leave_out(&mut self, pos: usize, markup: String) -> usize {
-        self.out.leave_out(pos, markup)
+    /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup, input
+    /// from offset `at`, as `text` (see `Emitter::leave_out`).
+    pub fn leave_out(&mut self, pos: usize, markup: String, at: usize) {
+        self.out.leave_out(pos, markup, at)
     }
 
     /// A nested call's opening marker was consumed (`reader::Nested`): text held since the
