@@ -227,6 +227,13 @@ fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -
 const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
+    fn reset(&mut self, _bare: bool) -> bool {
+        self.part = if self.cfg.type_sep.is_some() { Part::Type } else { Part::NameOpen };
+        self.name.clear();
+        self.args = RawArgs::default();
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let step = self.feed_call(input, eof, sink);
         with_failure(step, &mut self.args)
@@ -417,6 +424,11 @@ impl MistralReader {
     pub fn new() -> Self {
         let mut markers = MarkerSet::new();
         markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS).add("[CALL_ID]", CALL_ID);
+        MistralReader::with_markers(markers)
+    }
+
+    /// A fresh reader with the marker set built before (`new`, `Reader::reset`).
+    fn with_markers(markers: MarkerSet) -> Self {
         MistralReader {
             part: MistralPart::Begin,
             markers,
@@ -485,6 +497,12 @@ impl MistralReader {
 }
 
 impl Reader for MistralReader {
+    fn reset(&mut self, _bare: bool) -> bool {
+        let markers = core::mem::take(&mut self.markers);
+        *self = MistralReader::with_markers(markers);
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let step = self.feed_call(input, eof, sink);
         with_failure(step, &mut self.args)
