@@ -137,6 +137,13 @@ impl Sink {
         self.open.as_ref().map_or(0, |c| c.args.text.len())
     }
 
+    /// Bytes the open call's arguments may still grow by before `maxArgsBytes` (0 once it was
+    /// hit); `None` without an open call.
+    pub fn args_room(&self) -> Option<usize> {
+        let call = self.open.as_ref()?;
+        Some(if call.args.overflowed { 0 } else { self.limits.max_args_bytes.saturating_sub(call.args.text.len()) })
+    }
+
     fn typing(&self) -> Typing<'_> {
         Typing { tools: self.tools.as_ref(), name: self.call_name(), max_depth: self.limits.max_depth }
     }
@@ -187,6 +194,11 @@ impl Sink {
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
     pub fn held_reasoning_ws(&self) -> usize {
         self.out.held_reasoning_ws()
+    }
+
+    /// Whether trailing reasoning whitespace is held back (`strip_reasoning_tail`).
+    pub fn strips_reasoning_tail(&self) -> bool {
+        self.out.strip_reasoning_tail
     }
 
     /// Text of bytes a reader consumed inside the open call before it fails (a failed token
