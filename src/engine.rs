@@ -27,6 +27,7 @@ use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
 use crate::syntax::{Payload, Reasoning, Syntax};
+use crate::quiet::{Quiet, QuietKind, Stop};
 
 struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
@@ -195,6 +196,27 @@ impl Engine {
     pub fn hold_bound(&self) -> usize {
         [&self.content, &self.thinking, &self.section_set, &self.orphan_end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
             + READER_LOOKAHEAD
+    }
+
+    /// The quiet-run hint (`crate::quiet`): nothing held, and the next bytes are text, reasoning
+    /// or a forwarded arguments string. `None` whenever anything else could happen.
+    pub fn quiet(&self, sink: &Sink) -> Option<Quiet> {
+        if !self.buf.is_empty() || sink.held_reasoning_ws() > 0 {
+            return None;
+        }
+        match &self.mode {
+            Mode::Text { reasoning } if self.section.is_none() && !sink.in_call() => Some(if *reasoning {
+                let ws = if sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
+                Quiet { kind: QuietKind::Reasoning, stop: self.thinking.ascii_firsts().or(ws), budget: usize::MAX }
+            } else {
+                Quiet { kind: QuietKind::Text, stop: self.content.ascii_firsts(), budget: usize::MAX }
+            }),
+            Mode::Payload(p) if sink.calls_started() > p.calls_at_start => {
+                let stop = p.reader.quiet()?;
+                Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? })
+            }
+            _ => None,
+        }
     }
 
     /// Feeds a chunk.

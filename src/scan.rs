@@ -103,6 +103,12 @@ impl MarkerSet {
         self.markers.is_empty()
     }
 
+    /// The ASCII bytes that start a marker (`Stop` of a quiet run: input without them holds no
+    /// marker and nothing to hold back).
+    pub fn ascii_firsts(&self) -> crate::quiet::Stop {
+        crate::quiet::Stop(self.first[0] as u128 | (self.first[1] as u128) << 64)
+    }
+
     /// Length of the longest marker (the hold-back bound).
     pub fn longest(&self) -> usize {
         self.longest

@@ -88,6 +88,8 @@ pub struct JsToolCallParser {
     input: Vec<u8>,
     /// The last `pushInput` result (`outputPtr`).
     output: String,
+    /// The quiet-run hint after the last call (`quietPtr`).
+    quiet: [u32; 8],
 }
 
 #[wasm_bindgen(js_class = ToolCallParser)]
@@ -96,7 +98,34 @@ impl JsToolCallParser {
     pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
         let o = options(opts)?;
         let inner = ToolCallParser::new(&o).map_err(|e| JsError::new(&e.0))?;
-        Ok(JsToolCallParser { inner, events: Vec::new(), input: Vec::new(), output: String::new() })
+        let mut p = JsToolCallParser { inner, events: Vec::new(), input: Vec::new(), output: String::new(), quiet: [0; 8] };
+        p.set_quiet();
+        Ok(p)
+    }
+
+    /// Where the quiet-run hint (`crate::quiet`) is, as eight u32: the kind (0 none, 1 text,
+    /// 2 reasoning, 3 arguments), the call index, the byte budget (at most `u32::MAX`), the
+    /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`), and 0. Renewed by every
+    /// call that takes input; the package answers quiet pushes without calling in
+    /// (`pushInput`'s `skipped`).
+    #[wasm_bindgen(js_name = quietPtr)]
+    pub fn quiet_ptr(&self) -> *const u32 {
+        self.quiet.as_ptr()
+    }
+
+    fn set_quiet(&mut self) {
+        self.quiet = [0; 8];
+        let Some(q) = self.inner.quiet() else { return };
+        let (kind, index) = match q.kind {
+            crate::QuietKind::Text => (1, 0),
+            crate::QuietKind::Reasoning => (2, 0),
+            crate::QuietKind::Args(i) => (3, u32::try_from(i).unwrap_or(u32::MAX)),
+        };
+        if index == u32::MAX {
+            return;
+        }
+        let stop = q.stop.0;
+        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, 0];
     }
 
     /// The resolved parser id (useful with `parser: "auto"`).
@@ -109,6 +138,7 @@ impl JsToolCallParser {
     pub fn push(&mut self, chunk: &str) -> String {
         self.events.clear();
         self.inner.push_into(chunk, &mut self.events);
+        self.set_quiet();
         self.drain()
     }
 
@@ -122,17 +152,20 @@ impl JsToolCallParser {
     }
 
     /// Feeds the first `len` bytes of the input buffer (a whole string's UTF-8; anything else
-    /// is read as bytes); returns the UTF-8 length of the result (`drain`'s encoding) at
-    /// `outputPtr`, 0 when there are no events (then nothing needs to be read).
+    /// is read as bytes), of which the first `skipped` were answered from the quiet-run hint
+    /// already (`ToolCallParser::push_after_quiet`); returns the UTF-8 length of the result
+    /// (`drain`'s encoding) at `outputPtr`, 0 when there are no events (then nothing needs to
+    /// be read).
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> usize {
+    pub fn push_input(&mut self, len: usize, skipped: usize) -> usize {
         self.events.clear();
         let bytes = self.input.get(..len).unwrap_or(&self.input);
         match core::str::from_utf8(bytes) {
-            Ok(text) => self.inner.push_into(text, &mut self.events),
+            Ok(text) => self.inner.push_after_quiet(text, skipped, &mut self.events),
             Err(_) => self.inner.push_bytes(bytes, &mut self.events),
         }
         self.output = self.drain();
+        self.set_quiet();
         self.output.len()
     }
 
@@ -147,6 +180,7 @@ impl JsToolCallParser {
     pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
         self.events.clear();
         self.inner.push_bytes(bytes, &mut self.events);
+        self.set_quiet();
         self.drain()
     }
 
@@ -154,6 +188,7 @@ impl JsToolCallParser {
     pub fn finish(&mut self) -> String {
         self.events.clear();
         self.inner.finish_into(&mut self.events);
+        self.quiet = [0; 8];
         self.drain()
     }
 

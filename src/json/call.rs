@@ -187,6 +187,13 @@ impl CallsReader {
 }
 
 impl Reader for CallsReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        match self.part {
+            ListPart::InObj { .. } => self.obj.as_ref()?.quiet(),
+            _ => None,
+        }
+    }
+
     fn reset(&mut self, bare: bool) -> bool {
         // Only a reader configured as `new` makes it (not `keep_nameless`, `without_collapse`).
         if self.keep_nameless || self.collapse == self.bare {
@@ -574,6 +581,12 @@ impl WrapperReader {
         }
         sink.end_call();
         Step::done(i)
+    }
+
+    /// See `Reader::quiet`: inside a string of arguments forwarded raw.
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        let forwarding = self.part == ObjectPart::Value && self.role == Role::Args && self.committed;
+        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING)
     }
 
     fn classify_key(&self) -> Role {

@@ -194,6 +194,12 @@ impl JsonScanner {
         self.stack.len()
     }
 
+    /// Inside a string with no escape pending: bytes outside `Stop::JSON_STRING` are plain
+    /// string bytes, forwarded as they are.
+    pub fn in_plain_string(&self) -> bool {
+        matches!(self.place, Place::Str { esc: Esc::None, low: false, .. })
+    }
+
     pub fn in_string(&self) -> bool {
         matches!(self.place, Place::Str { .. })
     }

@@ -137,6 +137,13 @@ impl Sink {
         self.open.as_ref().map_or(0, |c| c.args.text.len())
     }
 
+    /// Bytes the open call's arguments may still grow by before `maxArgsBytes` (0 once it was
+    /// hit); `None` without an open call.
+    pub fn args_room(&self) -> Option<usize> {
+        let call = self.open.as_ref()?;
+        Some(if call.args.overflowed { 0 } else { self.limits.max_args_bytes.saturating_sub(call.args.text.len()) })
+    }
+
     fn typing(&self) -> Typing<'_> {
         Typing { tools: self.tools.as_ref(), name: self.call_name(), max_depth: self.limits.max_depth }
     }
@@ -187,6 +194,11 @@ impl Sink {
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
     pub fn held_reasoning_ws(&self) -> usize {
         self.out.held_reasoning_ws()
+    }
+
+    /// Whether trailing reasoning whitespace is held back (`strip_reasoning_tail`).
+    pub fn strips_reasoning_tail(&self) -> bool {
+        self.out.strip_reasoning_tail
     }
 
     /// Text of bytes a reader consumed inside the open call before it fails (a failed token
@@ -433,5 +445,44 @@ mod tests {
         let Event::ToolCallStart { id, .. } = &ev[0] else { panic!() };
         assert_eq!(id.len(), 9);
         assert!(id.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+
+    /// Spans fall out of emission: emitted ranges are text, what lies between is markup holding
+    /// what readers emitted from inside it, a left-out call's markup is text on its end event.
+    #[cfg(feature = "spans")]
+    #[test]
+    fn spans_fall_out_of_emission() {
+        use crate::spans::{Span, SpanKind::*};
+        let input = "ab<c>x</c><c>{}</c>!";
+        let mut s = sink();
+        s.record_spans();
+        s.keep = Keep::from(false);
+        s.text_at(0, "ab");
+        s.text("x"); // a reader, from inside `<c>x</c>`
+        s.start_call("f", None);
+        s.args("{");
+        s.end_call(); // repaired, so left out
+        let (pos, kept) = s.take_ended().unwrap();
+        assert!(!kept);
+        s.leave_out(pos, "<c>{}</c>".into(), 10);
+        s.text_at(19, "!");
+        s.end_input(input.len());
+        let span = |start, end, kind, inner_text| Span { start, end, kind, inner_text, inner_reasoning: 0 };
+        assert_eq!(s.spans(), [span(0, 2, Text, 0), span(2, 10, Markup, 1), span(10, 20, Text, 0)]);
+        let events = s.take();
+        crate::spans::check_conservation(input, &events, s.spans(), false).unwrap();
+    }
+
+    /// Validation is the step after `tool-call-end`: its diagnostics come before the end event.
+    #[test]
+    fn validation_diagnostics_precede_the_end() {
+        let tools = Tools::from_json_with(&crate::json::json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "required": ["a"]}}}]), None).unwrap();
+        let mut s = Sink::new(Limits::default(), Some(tools), "call_".into(), IdStyle::Prefixed);
+        s.start_call("f", None);
+        s.args("{}");
+        s.end_call();
+        let ev = s.take();
+        assert!(matches!(&ev[2], Event::Diagnostic { label: Label::MissingRequired, index: Some(0), .. }), "{ev:?}");
+        assert!(matches!(&ev[3], Event::ToolCallEnd { .. }));
     }
 }

@@ -459,6 +459,11 @@ fn name_too_long(sink: &Sink) -> CallError {
 }
 
 impl Reader for XmlReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        let streaming = self.part == Part::Value && self.wrap.is_none() && self.value.as_ref().is_some_and(ParamValue::quiet);
+        streaming.then(|| self.sets.value.ascii_firsts().or(crate::quiet::Stop::JSON_STRING))
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         // Field by field as `with_sets` makes them (the pattern names them all): the marker
         // sets stay where they are and the buffers keep their memory.
