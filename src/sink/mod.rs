@@ -446,4 +446,43 @@ mod tests {
         assert_eq!(id.len(), 9);
         assert!(id.bytes().all(|b| b.is_ascii_alphanumeric()));
     }
+
+    /// Spans fall out of emission: emitted ranges are text, what lies between is markup holding
+    /// what readers emitted from inside it, a left-out call's markup is text on its end event.
+    #[cfg(feature = "spans")]
+    #[test]
+    fn spans_fall_out_of_emission() {
+        use crate::spans::{Span, SpanKind::*};
+        let input = "ab<c>x</c><c>{}</c>!";
+        let mut s = sink();
+        s.record_spans();
+        s.keep = Keep::from(false);
+        s.text_at(0, "ab");
+        s.text("x"); // a reader, from inside `<c>x</c>`
+        s.start_call("f", None);
+        s.args("{");
+        s.end_call(); // repaired, so left out
+        let (pos, kept) = s.take_ended().unwrap();
+        assert!(!kept);
+        s.leave_out(pos, "<c>{}</c>".into(), 10);
+        s.text_at(19, "!");
+        s.end_input(input.len());
+        let span = |start, end, kind, inner_text| Span { start, end, kind, inner_text, inner_reasoning: 0 };
+        assert_eq!(s.spans(), [span(0, 2, Text, 0), span(2, 10, Markup, 1), span(10, 20, Text, 0)]);
+        let events = s.take();
+        crate::spans::check_conservation(input, &events, s.spans(), false).unwrap();
+    }
+
+    /// Validation is the step after `tool-call-end`: its diagnostics come before the end event.
+    #[test]
+    fn validation_diagnostics_precede_the_end() {
+        let tools = Tools::from_json_with(&crate::json::json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "required": ["a"]}}}]), None).unwrap();
+        let mut s = Sink::new(Limits::default(), Some(tools), "call_".into(), IdStyle::Prefixed);
+        s.start_call("f", None);
+        s.args("{}");
+        s.end_call();
+        let ev = s.take();
+        assert!(matches!(&ev[2], Event::Diagnostic { label: Label::MissingRequired, index: Some(0), .. }), "{ev:?}");
+        assert!(matches!(&ev[3], Event::ToolCallEnd { .. }));
+    }
 }
