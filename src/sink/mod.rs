@@ -83,14 +83,20 @@ impl Sink {
 
     /// Moves the events emitted so far to the end of `out`; with tools, each completed call is
     /// validated on the way (`Validation`: its diagnostics go before its end event).
+    #[inline]
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        match &self.tools {
-            None => self.out.drain_into(out),
-            Some(tools) => {
-                let validation = &mut self.validation;
-                self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
-            }
+        if self.tools.is_none() {
+            self.out.drain_into(out);
+        } else {
+            self.drain_validating(out);
         }
+    }
+
+    #[inline(never)]
+    fn drain_validating(&mut self, out: &mut Vec<Event>) {
+        let Some(tools) = &self.tools else { return };
+        let validation = &mut self.validation;
+        self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
     }
 
     /// Number of calls started so far.
@@ -335,7 +341,9 @@ impl Sink {
         if !tail.is_empty() {
             self.out.delta(call.index, &tail);
         }
-        self.validation.coerced(call.index, call.coerced);
+        if !call.coerced.is_empty() {
+            self.validation.coerced(call.index, core::mem::take(&mut call.coerced));
+        }
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
         let arguments = core::mem::take(&mut call.args.text);
         self.out.end(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments, repaired, kept, text: String::new() }, kept);

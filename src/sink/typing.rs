@@ -93,11 +93,9 @@ impl Validation {
         Validation { coerced: Vec::new() }
     }
 
-    /// Call `index` ended with `keys` failed coercion (see `coerced`).
+    /// Call `index` ended with `keys` (not empty) failed coercion (see `coerced`).
     pub fn coerced(&mut self, index: usize, keys: Vec<String>) {
-        if !keys.is_empty() {
-            self.coerced.push((index, keys));
-        }
+        self.coerced.push((index, keys));
     }
 
     /// The diagnostics of the completed call that `end` (a `ToolCallEnd`) ends, appended to `out`.
