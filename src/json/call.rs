@@ -800,7 +800,7 @@ impl WrapperReader {
                             match role {
                                 Role::Name => self.name_raw.push_str(&self.scratch),
                                 Role::Args if self.committed => {
-                                    sink.args(&self.scratch);
+                                    sink.args_read(&self.scratch, &self.sc);
                                 }
                                 Role::Args => {
                                     if let Some(buf) = self.args_buf.as_mut() {
