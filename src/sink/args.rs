@@ -97,8 +97,8 @@ impl ArgsGuard {
         Taken::All
     }
 
-    /// What `take_read` trusts: scanning `s` accepts it and ends where `read` is.
-    #[cfg(debug_assertions)]
+    /// What `take_read` trusts (checked in debug builds): scanning `s` accepts it and ends
+    /// where `read` is.
     fn rescan_agrees(&self, s: &str, read: &JsonScanner) -> bool {
         let mut sc = self.scanner.clone();
         let (used, r) = sc.feed(s, None);
