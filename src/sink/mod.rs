@@ -269,8 +269,10 @@ impl Sink {
     }
 
     /// Like `args`, for the output of the reader's own scanner `read` over the call's arguments
-    /// (from their `{`, every output of it sent here): the guard takes its place in the grammar
-    /// instead of scanning the bytes a second time (`ArgsGuard::take_read`).
+    /// (from their `{`, every output of it sent here), after a feed without an error (an error
+    /// can leave `read` past what it wrote: a number ended by the byte that failed): the guard
+    /// takes its place in the grammar instead of scanning the bytes a second time
+    /// (`ArgsGuard::take_read`).
     pub fn args_read(&mut self, s: &str, read: &JsonScanner) -> bool {
         self.args_from(s, Some(read))
     }
