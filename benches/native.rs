@@ -16,7 +16,8 @@
 //!
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
 //! `--sse` (table 3 only), `--goals` (the goal rows only),
-//! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind).
+//! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind),
+//! `--profile-family PARSER CHUNK` (one run of a family's plain case, as in table 2).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

@@ -4,6 +4,7 @@
 // and the finish must give exactly the events the wasm binding gives without the fast path.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolCallParser } from "toolwire";
@@ -116,4 +117,70 @@ test("pushBytes and finish hand the waiting quiet characters to the core first",
   assert.equal(text, "Hello there, ");
   const end = events.find((e) => e.type === "tool-call-end");
   assert.equal(end.arguments, '{"a": "xyzw"}');
+});
+
+// The SSE form (pkg-template/stream.js `SseRewriter`): network chunks of whole events that the
+// core's hint admits are answered in JS; every chunk's output must be the bare binding's.
+const { SseRewriter: BareRewriter } = await import(join(pkg, "dist/toolwire.js"));
+const { SseRewriter } = await import("toolwire/stream");
+const sseDir = join(dirname(fileURLToPath(import.meta.url)), "../sse");
+
+/** Feeds `chunks` to the package's rewriter and to the bare binding; returns the answered chunks. */
+function compareSse(name, options, chunks) {
+  const fast = new SseRewriter(options);
+  const slow = new BareRewriter(JSON.stringify(options));
+  let answered = 0;
+  try {
+    for (const [i, chunk] of chunks.entries()) {
+      const want = Buffer.from(slow.push(chunk)).toString();
+      const before = sseCalls;
+      const got = Buffer.from(fast.push(chunk)).toString();
+      answered += sseCalls === before ? 1 : 0;
+      assert.equal(got, want, `${name}: chunk ${i}`);
+    }
+    assert.equal(Buffer.from(fast.finish()).toString(), Buffer.from(slow.finish()).toString(), `${name}: finish`);
+  } finally {
+    fast.free();
+    slow.free();
+  }
+  return answered;
+}
+let sseCalls = 0;
+for (const m of ["push", "pushAfterQuiet"]) {
+  const f = BareRewriter.prototype[m];
+  BareRewriter.prototype[m] = function (...args) {
+    sseCalls++;
+    return f.apply(this, args);
+  };
+}
+
+/** `input` (bytes) cut into events, joined `per` to a network chunk. */
+function eventChunks(input, per) {
+  const text = Buffer.from(input).toString("latin1");
+  const events = text.split(/(?<=\n\n)/);
+  const out = [];
+  for (let i = 0; i < events.length; i += per) out.push(new Uint8Array(Buffer.from(events.slice(i, i + per).join(""), "latin1")));
+  return out;
+}
+
+test("SseRewriter: the quiet path writes what the rewriter writes, on every recorded stream and a long call", () => {
+  const cases = JSON.parse(readFileSync(join(sseDir, "cases.json"), "utf8"));
+  for (const c of cases) {
+    const input = readFileSync(join(sseDir, c.file));
+    for (const per of [1, 3, 8]) compareSse(`${c.file}, ${per} events a chunk`, c.options, eventChunks(input, per));
+  }
+  const value = "lorem ipsum dolor sit amet, ".repeat(60);
+  const text = `<think>Let me think.</think>Sure. <tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call> Done.`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < text.length; i += 4) sse += `data: ${head}{"content":${JSON.stringify(text.slice(i, i + 4))}},"finish_reason":null}]}\n\n`;
+  sse += `data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`;
+  const input = new TextEncoder().encode(sse);
+  for (const options of [{ parser: "hermes" }, { parser: "hermes", reasoning: "qwen3" }, { parser: "hermes", limits: { maxArgsBytes: 300 } }]) {
+    for (const per of [1, 8]) {
+      const chunks = eventChunks(input, per);
+      const answered = compareSse(`${JSON.stringify(options)}, ${per} a chunk`, options, chunks);
+      if (!options.limits) assert.ok(answered > chunks.length * 0.8, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
+    }
+  }
 });
