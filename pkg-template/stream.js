@@ -15,12 +15,10 @@ function memoryWords() {
 /** `SseRewriter`'s push for chunks nobody changes afterwards (the stream's). */
 const pushOwned = Symbol("pushOwned");
 
-/** True when `chunk[at..]` starts with `bytes`. */
-function startsWith(chunk, at, bytes) {
-  if (at + bytes.length > chunk.length) return false;
-  for (let i = bytes.length - 1; i >= 0; i--) if (chunk[at + i] !== bytes[i]) return false;
-  return true;
-}
+/** At most this many bytes of answered texts wait for the core (then the next chunk goes in). */
+const PENDING_MAX = 1 << 16;
+/** A pending buffer larger than this is not kept after use. */
+const PENDING_KEEP = 1 << 12;
 
 /**
  * The push/finish rewriter under `SseRewriteStream`, for code that does not use Web Streams:
@@ -46,9 +44,10 @@ export class SseRewriter {
   #inSuffix = null;
   #outPrefix = null;
   #outSuffix = null;
-  /** Texts of answered events not yet handed to the core: [chunk, start, end] triples. */
-  #pending = [];
+  /** Texts of answered events not yet handed to the core (`#pendingLen` bytes of it). */
+  #pending = new Uint8Array(0);
   #pendingLen = 0;
+  #spans = new Int32Array(16);
 
   constructor(options) {
     this.#wasm = new WasmRewriter(optionsJson(options));
@@ -89,36 +88,51 @@ export class SseRewriter {
     const is = this.#inSuffix;
     const stop = this.#stop;
     const n = chunk.length;
-    const spans = [];
+    const ipn = ip.length;
+    const isn = is.length;
+    // Where each event's text is: start, end pairs (a reused buffer).
+    let spans = this.#spans;
+    let k = 0;
     let at = 0;
     let texts = 0;
     while (at < n) {
-      if (!startsWith(chunk, at, ip)) return null;
-      const start = at + ip.length;
+      if (at + ipn > n) return null;
+      for (let i = ipn - 1; i >= 0; i--) if (chunk[at + i] !== ip[i]) return null;
+      const start = at + ipn;
       let j = start;
       while (j < n) {
         const b = chunk[j];
         if (b >= 0x80 || (stop[b >> 5] >>> (b & 31)) & 1) break;
         j++;
       }
-      if (!startsWith(chunk, j, is)) return null;
-      spans.push(start, j);
+      if (j + isn > n) return null;
+      for (let i = 0; i < isn; i++) if (chunk[j + i] !== is[i]) return null;
+      if (k + 2 > spans.length) spans = this.#spans = new Int32Array(spans.length * 2);
+      spans[k++] = start;
+      spans[k++] = j;
       texts += j - start;
-      at = j + is.length;
+      at = j + isn;
     }
     if (at === 0 || this.#pendingLen + texts > this.#budget) return null;
-    for (let i = 0; i < spans.length; i += 2) this.#pending.push(chunk, spans[i], spans[i + 1]);
-    this.#pendingLen += texts;
+    // The texts wait for the core in a reused buffer.
+    let q = this.#pending;
+    let w = this.#pendingLen;
+    if (w + texts > q.length) {
+      const grown = new Uint8Array(Math.max(q.length * 2, w + texts, 256));
+      grown.set(q.subarray(0, w));
+      q = this.#pending = grown;
+    }
+    for (let i = 0; i < k; i += 2) for (let j = spans[i]; j < spans[i + 1]; j++) q[w++] = chunk[j];
+    this.#pendingLen = w;
     if (this.#verbatim) return chunk;
     const op = this.#outPrefix;
     const os = this.#outSuffix;
-    const out = new Uint8Array((op.length + os.length) * (spans.length >> 1) + texts);
-    let w = 0;
-    for (let i = 0; i < spans.length; i += 2) {
+    const out = new Uint8Array((op.length + os.length) * (k >> 1) + texts);
+    w = 0;
+    for (let i = 0; i < k; i += 2) {
       out.set(op, w);
       w += op.length;
-      out.set(chunk.subarray(spans[i], spans[i + 1]), w);
-      w += spans[i + 1] - spans[i];
+      for (let j = spans[i]; j < spans[i + 1]; j++) out[w++] = chunk[j];
       out.set(os, w);
       w += os.length;
     }
@@ -127,15 +141,9 @@ export class SseRewriter {
 
   /** The texts of answered events, joined, and none pending any more. */
   #takePending() {
-    const q = new Uint8Array(this.#pendingLen);
-    const p = this.#pending;
-    let w = 0;
-    for (let i = 0; i < p.length; i += 3) {
-      q.set(p[i].subarray(p[i + 1], p[i + 2]), w);
-      w += p[i + 2] - p[i + 1];
-    }
-    this.#pending = [];
+    const q = this.#pending.slice(0, this.#pendingLen);
     this.#pendingLen = 0;
+    if (this.#pending.length > PENDING_KEEP) this.#pending = new Uint8Array(0);
     return q;
   }
 
@@ -145,7 +153,7 @@ export class SseRewriter {
     const at = this.#quietAt;
     const version = m[at];
     if (version !== 0) {
-      this.#budget = m[at + 1];
+      this.#budget = Math.min(m[at + 1], PENDING_MAX);
       const stop = this.#stop;
       stop[0] = m[at + 2];
       stop[1] = m[at + 3];

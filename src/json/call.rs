@@ -801,7 +801,11 @@ impl WrapperReader {
                             match role {
                                 Role::Name => self.name_raw.push_str(&self.scratch),
                                 Role::Args if self.committed => {
-                                    sink.args(&self.scratch);
+                                    if r.is_ok() {
+                                        sink.args_read(&self.scratch, &self.sc);
+                                    } else {
+                                        sink.args(&self.scratch);
+                                    }
                                 }
                                 Role::Args => {
                                     if let Some(buf) = self.args_buf.as_mut() {

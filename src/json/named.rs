@@ -87,7 +87,11 @@ impl RawArgs {
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, bool) {
         self.scratch.clear();
         let (used, r) = self.sc.feed(input, Some(&mut self.scratch));
-        sink.args(&self.scratch);
+        if r.is_ok() {
+            sink.args_read(&self.scratch, &self.sc);
+        } else {
+            sink.args(&self.scratch);
+        }
         match r {
             Ok(Progress::Done) => {
                 if self.sc.repairs() > 0 {

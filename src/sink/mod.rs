@@ -21,6 +21,7 @@ use crate::prelude::*;
 use crate::event::{Event, Keep, Label};
 use crate::limits::Limits;
 use crate::tools::Tools;
+use crate::json::scanner::JsonScanner;
 use args::{ArgsGuard, Taken};
 use emit::Emitter;
 pub use emit::IdStyle;
@@ -264,13 +265,30 @@ impl Sink {
     /// Appends an arguments fragment to the open call. Returns false when it was refused
     /// (no open call, over the size limit, or not a valid continuation of the JSON so far).
     pub fn args(&mut self, s: &str) -> bool {
+        self.args_from(s, None)
+    }
+
+    /// Like `args`, for the output of the reader's own scanner `read` over the call's arguments
+    /// (from their `{`, every output of it sent here), after a feed without an error (an error
+    /// can leave `read` past what it wrote: a number ended by the byte that failed): the guard
+    /// takes its place in the grammar instead of scanning the bytes a second time
+    /// (`ArgsGuard::take_read`).
+    pub fn args_read(&mut self, s: &str, read: &JsonScanner) -> bool {
+        self.args_from(s, Some(read))
+    }
+
+    fn args_from(&mut self, s: &str, read: Option<&JsonScanner>) -> bool {
         if s.is_empty() {
             return true;
         }
         let max = self.limits.max_args_bytes;
         let Some(call) = self.open.as_mut() else { return false };
         let index = call.index;
-        match call.args.take(s, max) {
+        let taken = match read {
+            Some(read) => call.args.take_read(s, max, read),
+            None => call.args.take(s, max),
+        };
+        match taken {
             Taken::All => {
                 self.out.delta(index, s);
                 true
