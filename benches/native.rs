@@ -16,7 +16,8 @@
 //!
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
 //! `--sse` (table 3 only), `--goals` (the goal rows only),
-//! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind).
+//! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind),
+//! `--profile-family PARSER CHUNK` (one run of a family's plain case, as in table 2).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -157,7 +158,7 @@ fn main() {
             _ => unit.replace("{V}", &value),
         };
         let (secs, n) = run(&Options::new(parser), &input, size);
-        println!("{parser} {which} in {size}-byte chunks: {:.1} MB/s, {n} events", input.len() as f64 / MB as f64 / secs);
+        println!("{parser} {which} in {size}-byte chunks: {:.1} MB/s, {n} events, {} bytes", input.len() as f64 / MB as f64 / secs, input.len());
         return;
     }
 
@@ -166,7 +167,7 @@ fn main() {
         let (parser, size): (&str, usize) = (&args[i + 1], args[i + 2].parse().unwrap());
         let input = family_input(&cfg, parser).expect("no plain case for this family");
         let (secs, n) = run(&Options::new(parser), &input, size);
-        println!("{parser} plain case in {size}-byte chunks: {:.1} MB/s, {n} events", input.len() as f64 / MB as f64 / secs);
+        println!("{parser} plain case in {size}-byte chunks: {:.1} MB/s, {n} events, {} bytes", input.len() as f64 / MB as f64 / secs, input.len());
         return;
     }
 

@@ -179,7 +179,7 @@ if (want(2)) {
       decodeEvents(p.finish());
       p.free();
     },
-    "package API `push` (chunk written into a reused wasm buffer, result read only when there are events)": () => {
+    "package API `push` (quiet runs answered in JS from the core's hint, `src/quiet.rs`; other chunks written into a reused wasm buffer)": () => {
       const p = new ToolCallParser({ parser: k.parser });
       for (const c of c4) p.push(c);
       p.finish();

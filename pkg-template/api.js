@@ -88,10 +88,27 @@ function readString(ptr, len) {
   return utf8Out.decode(m.subarray(ptr, ptr + len));
 }
 
+/** A u32 view of the wasm memory (renewed as `memory()` is). */
+let memory32 = new Uint32Array(0);
+function memoryWords() {
+  if (memory32.byteLength === 0) memory32 = new Uint32Array(wasmMemory().buffer);
+  return memory32;
+}
+
+/** At most this many characters of quiet pushes wait for the next call into the wasm. */
+const PENDING_MAX = 1 << 16;
+
 /**
  * A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done.
  * `push` writes the chunk's UTF-8 into an input buffer in wasm memory (ASCII without
  * TextEncoder) and reads the result only when there are events (numbers in the README).
+ *
+ * Quiet runs: after each call into the wasm the core says (`quietPtr`, src/quiet.rs) whether
+ * the next chunks, if they are ASCII without certain bytes, would just come back as one text,
+ * reasoning or arguments event each. Such a push is answered here without entering the wasm;
+ * its characters wait (at most the core's byte budget, at most `PENDING_MAX`) and go in
+ * before the next chunk that is not quiet (or at `finish`), marked as answered already, so the
+ * core still sees every byte and leaves their events out.
  */
 export class ToolCallParser {
   #wasm;
@@ -99,9 +116,19 @@ export class ToolCallParser {
   /** The wasm input buffer: its address and size (0: none yet). */
   #input = 0;
   #inputSize = 0;
+  /** Where the core's quiet-run hint is (a u32 index into the memory), and what it says. */
+  #quietAt = 0;
+  #quietKind = 0;
+  #quietIndex = 0;
+  #quietBudget = 0;
+  #stop = new Int32Array(4);
+  /** Quiet characters answered already and not yet handed to the core (ASCII: one byte each). */
+  #pending = "";
 
   constructor(options) {
     this.#wasm = new WasmParser(optionsJson(options));
+    this.#quietAt = this.#wasm.quietPtr() >>> 2;
+    this.#readQuiet();
   }
 
   /** The resolved parser id (useful with `parser: "auto"`). */
@@ -116,22 +143,80 @@ export class ToolCallParser {
     }
     const wasm = this.#open("push");
     const n = chunk.length;
+    if (this.#quietKind !== 0 && this.#pending.length + n <= this.#quietBudget) {
+      const stop = this.#stop;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c >= 0x80 || (stop[c >> 5] >>> (c & 31)) & 1) break;
+      }
+      if (i === n) {
+        if (n === 0) return [];
+        this.#pending += chunk;
+        switch (this.#quietKind) {
+          case 1:
+            return [{ type: "text", text: chunk }];
+          case 2:
+            return [{ type: "reasoning", text: chunk }];
+          default:
+            return [{ type: "tool-call-delta", index: this.#quietIndex, argumentsDelta: chunk }];
+        }
+      }
+    }
+    const skipped = this.#pending.length;
+    const text = skipped === 0 ? chunk : this.#pending + chunk;
+    this.#pending = "";
+    const out = this.#pushInput(wasm, text, skipped);
+    return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
+  }
+
+  /** Writes `text`'s UTF-8 into the input buffer and pushes it; returns the result's length. */
+  #pushInput(wasm, text, skipped) {
+    const n = text.length;
     // A UTF-16 unit is at most 3 bytes of UTF-8.
     if (n * 3 > this.#inputSize) {
       this.#inputSize = Math.max(n * 3, 256);
       this.#input = wasm.inputBuffer(this.#inputSize);
     }
     const at = this.#input;
-    let m = memory();
+    const m = memory();
     let len = 0;
-    while (len < n) {
-      const c = chunk.charCodeAt(len);
-      if (c >= 0x80) break;
-      m[at + len++] = c;
+    // Short ASCII without TextEncoder; a long text (quiet characters that waited) in one go.
+    if (n <= 64) {
+      while (len < n) {
+        const c = text.charCodeAt(len);
+        if (c >= 0x80) break;
+        m[at + len++] = c;
+      }
     }
-    if (len < n) len += utf8In.encodeInto(chunk.slice(len), m.subarray(at + len, at + this.#inputSize)).written;
-    const out = wasm.pushInput(len);
-    return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
+    if (len < n) len += utf8In.encodeInto(len === 0 ? text : text.slice(len), m.subarray(at + len, at + this.#inputSize)).written;
+    const out = wasm.pushInput(len, skipped);
+    this.#readQuiet();
+    return out;
+  }
+
+  /** Reads the core's quiet-run hint (after every call that took input). */
+  #readQuiet() {
+    const w = memoryWords();
+    const at = this.#quietAt;
+    this.#quietKind = w[at];
+    if (this.#quietKind === 0) return;
+    this.#quietIndex = w[at + 1];
+    this.#quietBudget = Math.min(w[at + 2], PENDING_MAX);
+    const stop = this.#stop;
+    stop[0] = w[at + 3];
+    stop[1] = w[at + 4];
+    stop[2] = w[at + 5];
+    stop[3] = w[at + 6];
+  }
+
+  /** Hands the quiet characters waiting to the core (their events were returned already). */
+  #flush(wasm) {
+    const skipped = this.#pending.length;
+    if (skipped === 0) return;
+    const text = this.#pending;
+    this.#pending = "";
+    this.#pushInput(wasm, text, skipped);
   }
 
   /** Feeds UTF-8 bytes (a code point may be split across chunks). */
@@ -139,13 +224,19 @@ export class ToolCallParser {
     if (!(bytes instanceof Uint8Array)) {
       throw new TypeError(`ToolCallParser.pushBytes: expected a Uint8Array (push takes a string), got ${describe(bytes)}`);
     }
-    return events(this.#open("pushBytes").pushBytes(bytes));
+    const wasm = this.#open("pushBytes");
+    this.#flush(wasm);
+    const out = events(wasm.pushBytes(bytes));
+    this.#readQuiet();
+    return out;
   }
 
   /** Ends the input: flushes held text, ends an open call (reporting truncation). Once only. */
   finish() {
     const wasm = this.#open("finish");
+    this.#flush(wasm);
     this.#finished = true;
+    this.#quietKind = 0;
     return events(wasm.finish());
   }
 

@@ -26,8 +26,8 @@ use crate::reader::{reuse, CallError, Reader, Status, READER_LOOKAHEAD};
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
-use crate::spans::{Accounting, SpanKind};
 use crate::syntax::{Payload, Reasoning, Syntax};
+use crate::quiet::{Quiet, QuietKind, Stop};
 
 struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
@@ -51,13 +51,16 @@ struct PayloadState {
     bare_len: usize,
     /// The family's payload (not the `bareJson` one): its reader may be reused.
     main: bool,
+    /// Offset of `held` (of the payload's first byte when `held` is empty).
+    at: usize,
 }
 
 enum Mode {
     Text { reasoning: bool },
     Section,
     Payload(PayloadState),
-    After { held: String },
+    /// `held`: whitespace after the payload, from offset `at`.
+    After { held: String, at: usize },
     /// Dropping the rest of a malformed payload (`keepMalformed: false`) up to its closing
     /// marker, or up to the next opening marker.
     Skip,
@@ -96,8 +99,6 @@ pub struct Engine {
     drop_malformed: bool,
     /// Offset of `buf[0]` in the whole input.
     base: usize,
-    /// Where consumed bytes went (off unless `record_spans`).
-    acct: Accounting,
     /// The markup of the current call, for when it is left out.
     markup: CallMarkup,
 }
@@ -169,7 +170,6 @@ impl Engine {
             buf: String::new(),
             drop_malformed: false,
             base: 0,
-            acct: Accounting::default(),
             markup: CallMarkup::default(),
         }
     }
@@ -185,16 +185,6 @@ impl Engine {
         }
     }
 
-    /// Turns on byte accounting (`spans.rs`): call before the first push.
-    pub fn record_spans(&mut self) {
-        self.acct.enable();
-    }
-
-    /// Where each consumed input byte went so far (empty unless `record_spans`).
-    pub fn spans(&self) -> &[crate::spans::Span] {
-        self.acct.spans()
-    }
-
     /// Bytes held undecided right now.
     pub fn held_len(&self) -> usize {
         self.buf.len()
@@ -206,6 +196,27 @@ impl Engine {
     pub fn hold_bound(&self) -> usize {
         [&self.content, &self.thinking, &self.section_set, &self.orphan_end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
             + READER_LOOKAHEAD
+    }
+
+    /// The quiet-run hint (`crate::quiet`): nothing held, and the next bytes are text, reasoning
+    /// or a forwarded arguments string. `None` whenever anything else could happen.
+    pub fn quiet(&self, sink: &Sink) -> Option<Quiet> {
+        if !self.buf.is_empty() || sink.held_reasoning_ws() > 0 {
+            return None;
+        }
+        match &self.mode {
+            Mode::Text { reasoning } if self.section.is_none() && !sink.in_call() => Some(if *reasoning {
+                let ws = if sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
+                Quiet { kind: QuietKind::Reasoning, stop: self.thinking.ascii_firsts().or(ws), budget: usize::MAX }
+            } else {
+                Quiet { kind: QuietKind::Text, stop: self.content.ascii_firsts(), budget: usize::MAX }
+            }),
+            Mode::Payload(p) if sink.calls_started() > p.calls_at_start => {
+                let stop = p.reader.quiet()?;
+                Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? })
+            }
+            _ => None,
+        }
     }
 
     /// Feeds a chunk.
@@ -223,16 +234,14 @@ impl Engine {
     /// Ends the input: flushes held text, ends or rejects an open payload.
     pub fn finish(&mut self, sink: &mut Sink) {
         self.run(true, sink);
-        if sink.held_reasoning_ws() > 0 {
-            // Trailing reasoning whitespace at the end of the output: dropped (framing).
-            self.acct.record(self.base, SpanKind::Markup, sink);
-        }
         if sink.in_call() {
             sink.end_call_truncated();
             self.settle_markup(self.base, sink);
         }
         sink.settle_held(true);
         sink.hold_text(false);
+        // What was consumed and never emitted (trailing reasoning whitespace included) was markup.
+        sink.end_input(self.base);
     }
 
     fn run(&mut self, eof: bool, sink: &mut Sink) {
@@ -262,7 +271,7 @@ impl Engine {
 
     /// One step in the current mode. Returns bytes consumed when progress was made (consumed
     /// input or changed mode), `None` when stuck until more input arrives (or done at eof).
-    /// `off` is the offset of `input` in the whole input (byte accounting).
+    /// `off` is the offset of `input` in the whole input (what the engine emits carries it).
     fn step(&mut self, input: &str, off: usize, eof: bool, sink: &mut Sink) -> Option<usize> {
         self.step_mode(input, off, eof, sink)
     }
@@ -286,20 +295,18 @@ impl Engine {
                     sec.given_back = false;
                 }
             } else {
-                let dropped = sink.leave_out(pos, core::mem::take(&mut m.text));
-                self.acct.left_out(m.at, end, dropped);
+                sink.leave_out(pos, core::mem::take(&mut m.text), m.at);
             }
             m.at = end;
         }
         if !matches!(self.mode, Mode::Payload(_)) {
             let give_back = m.left_out && !m.text.is_empty();
             // Held text after a left-out last call is in `m.text`.
-            let dropped = sink.settle_held(!give_back);
+            sink.settle_held(!give_back);
             sink.hold_text(false);
             if give_back {
                 // What the payload consumed after its left-out last call (a list's `]`).
-                sink.text(&m.text);
-                self.acct.left_out(m.at, end, dropped);
+                sink.text_at(m.at, &m.text);
             }
             m.text.clear();
         }
@@ -313,15 +320,8 @@ impl Engine {
                     return None;
                 }
                 let set = if reasoning { &self.thinking } else { &self.content };
-                let kind = if reasoning { SpanKind::Reasoning } else { SpanKind::Text };
-                let acct = &mut self.acct;
-                let mut emit = |sink: &mut Sink, s: &str| {
-                    if reasoning { sink.reasoning(s) } else { sink.text(s) }
-                    let tail = if reasoning { sink.held_reasoning_ws() } else { 0 };
-                    acct.record(off + s.len() - tail, kind, sink);
-                    if tail > 0 {
-                        acct.hold_tail(off + s.len());
-                    }
+                let emit = |sink: &mut Sink, s: &str| {
+                    if reasoning { sink.reasoning_at(off, s) } else { sink.text_at(off, s) }
                 };
                 match set.find(input, eof) {
                     Hit::None => {
@@ -336,19 +336,10 @@ impl Engine {
                         emit(sink, &input[..at]);
                         let marker = set.text(idx);
                         let len = marker.len();
-                        let end = off + at + len;
-                        match set.act(idx) {
-                            Act::Section => self.acct.hold(end, true),
-                            Act::Start => self.acct.hold(end, true),
-                            Act::Bare | BARE_PAYLOAD => {}
+                        if reasoning && set.act(idx) == Act::Ignore && sink.held_reasoning_ws() > 0 {
                             // Swallowed inside reasoning after whitespace the sink holds back:
-                            // that whitespace is reasoning (held bytes stay contiguous).
-                            Act::Ignore if reasoning && sink.held_reasoning_ws() > 0 => {
-                                sink.flush_reasoning_ws();
-                                self.acct.record(off + at, SpanKind::Reasoning, sink);
-                                self.acct.record(end, SpanKind::Markup, sink);
-                            }
-                            _ => self.acct.record(end, SpanKind::Markup, sink),
+                            // that whitespace is reasoning.
+                            sink.flush_reasoning_ws();
                         }
                         match set.act(idx) {
                             Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
@@ -385,30 +376,26 @@ impl Engine {
                 if ws > 0 {
                     // Kept only while the section holds no call (it may still turn out to be text).
                     if sec.text || (sec.given_back && self.markup.left_out) {
-                        sink.text(&input[..ws]);
-                        self.acct.record(off + ws, SpanKind::Text, sink);
+                        sink.text_at(off, &input[..ws]);
                     } else if open {
                         if sec.held.len() + ws > MAX_AFTER_WS {
-                            self.close_section(off, sink);
+                            self.close_section(sink);
                             return Some(0);
                         }
                         sec.held.push_str(&input[..ws]);
-                        self.acct.hold(off + ws, true);
-                    } else {
-                        self.acct.record(off + ws, SpanKind::Markup, sink);
                     }
+                    // Else framing (markup).
                     return Some(ws);
                 }
                 if input.is_empty() {
                     if eof {
-                        self.close_section(off, sink);
+                        self.close_section(sink);
                         return Some(0);
                     }
                     return None;
                 }
                 if eof && sec.calls_at_open != sink.calls_started() && self.section_set.at_start(input, false).is_err() {
                     // The output ends inside a marker after the section's calls: markup, cut off.
-                    self.acct.record(off + input.len(), SpanKind::Markup, sink);
                     self.section = None;
                     self.mode = Mode::Text { reasoning: false };
                     return Some(input.len());
@@ -421,23 +408,15 @@ impl Engine {
                         match self.section_set.act(idx) {
                             Act::SectionEnd if sec.given_back && self.markup.left_out => {
                                 // The section of a left-out call closes as text, as it opened.
-                                sink.text(self.section_set.text(idx));
-                                self.acct.record(off + len, SpanKind::Text, sink);
+                                sink.text_at(off, self.section_set.text(idx));
                             }
-                            Act::SectionEnd => self.acct.record(off + len, SpanKind::Markup, sink),
+                            Act::SectionEnd => {}
                             act => {
-                                if !open {
-                                    self.acct.record(off, SpanKind::Markup, sink);
-                                }
-                                if act != Act::Bare {
+                                if act != Act::Bare && act != Act::Start && open {
                                     // A swallowed marker (a repeated opening) is held with the
                                     // section: text if the section turns out to be prose, part of
                                     // the markup of its first call if that call is left out.
-                                    let swallowed = act != Act::Start && open;
-                                    if swallowed {
-                                        sec.held.push_str(self.section_set.text(idx));
-                                    }
-                                    self.acct.hold(off + len, act == Act::Start || swallowed);
+                                    sec.held.push_str(self.section_set.text(idx));
                                 }
                             }
                         }
@@ -466,14 +445,13 @@ impl Engine {
                             Hit::Found { at, .. } | Hit::Hold { at } => at,
                             Hit::None => input.len(),
                         };
-                        sink.text(&input[..at]);
-                        self.acct.record(off + at, SpanKind::Text, sink);
+                        sink.text_at(off, &input[..at]);
                         sec.text = true;
                         if at == 0 { None } else { Some(at) }
                     }
                     Ok(None) => {
                         // Text inside a section that holds no call: it was prose.
-                        self.close_section(off, sink);
+                        self.close_section(sink);
                         Some(0)
                     }
                 }
@@ -489,9 +467,7 @@ impl Engine {
                     (input, false)
                 };
                 let ends_before = sink.calls_ended();
-                sink.in_reader = true;
                 let step = p.reader.feed(visible, eof && !capped, sink);
-                sink.in_reader = false;
                 // Contract breaches (see `Reader::feed`) trip the harness and the fuzzers; a
                 // release build survives them without a panic.
                 debug_assert!(step.used <= visible.len(), "a reader consumed {} of {} bytes", step.used, visible.len());
@@ -501,11 +477,6 @@ impl Engine {
                 debug_assert!(!ended || !sink.output_since_end(), "a reader went on after ending a call in the same step");
                 let used = step.used.min(visible.len());
                 let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
-                if committed {
-                    self.acct.record(off + used, SpanKind::Markup, sink);
-                } else {
-                    self.acct.hold(off + used, true);
-                }
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {
@@ -543,7 +514,6 @@ impl Engine {
                     }
                     Status::Done => {
                         // A payload that ended without a call (e.g. an empty call list) was markup.
-                        self.acct.record(off + used, SpanKind::Markup, sink);
                         if sink.in_call() {
                             sink.end_call();
                         }
@@ -575,8 +545,7 @@ impl Engine {
                         if nothing && bare_len > 0 {
                             // A bare marker that opened nothing is text.
                             let n = bare_len.min(input.len());
-                            sink.text(&input[..n]);
-                            self.acct.record(off + n, SpanKind::Text, sink);
+                            sink.text_at(off, &input[..n]);
                             return Some(n);
                         }
                         Some(used)
@@ -589,17 +558,13 @@ impl Engine {
                     Hit::Hold { at } => (at, None),
                     Hit::Found { at, idx } => (at, Some(idx)),
                 };
-                self.acct.record(off + if next.is_none() && eof { input.len() } else { at }, SpanKind::Dropped, sink);
+                sink.dropped(off, off + if next.is_none() && eof { input.len() } else { at });
                 match next {
                     Some(idx) => {
                         let after = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         self.mode = after;
                         match self.skip_set.act(idx) {
-                            Act::End => {
-                                let len = self.skip_set.text(idx).len();
-                                self.acct.record(off + at + len, SpanKind::Markup, sink);
-                                Some(at + len)
-                            }
+                            Act::End => Some(at + self.skip_set.text(idx).len()),
                             _ => Some(at),
                         }
                     }
@@ -609,12 +574,14 @@ impl Engine {
                     None => Some(at),
                 }
             }
-            Mode::After { held } => {
+            Mode::After { held, at: held_at } => {
                 let ends = if self.section.is_some() { &self.end_set } else { &self.orphan_end_set };
                 let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+                if held.is_empty() {
+                    *held_at = off;
+                }
                 if ws > 0 && held.len() + ws <= MAX_AFTER_WS {
                     held.push_str(&input[..ws]);
-                    self.acct.hold(off + ws, true);
                     return Some(ws);
                 }
                 let found = if ws > 0 || (input.is_empty() && eof) {
@@ -623,7 +590,6 @@ impl Engine {
                     return None;
                 } else if eof && ends.at_start(input, false).is_err() {
                     // The output ends inside the closing marker: markup, cut off (vLLM strips it).
-                    self.acct.record(off + input.len(), SpanKind::Markup, sink);
                     self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                     return Some(input.len());
                 } else {
@@ -636,10 +602,7 @@ impl Engine {
                         if core::mem::take(&mut self.markup.left_out) {
                             // The closing marker of a left-out call is text, as its markup is.
                             held.push_str(ends.text(idx));
-                            sink.text(held);
-                            self.acct.record(off + len, SpanKind::Text, sink);
-                        } else {
-                            self.acct.record(off + len, SpanKind::Markup, sink);
+                            sink.text_at(*held_at, held);
                         }
                         self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         Some(len)
@@ -649,14 +612,10 @@ impl Engine {
                         let held = core::mem::take(held);
                         if let Some(sec) = self.section.as_mut() {
                             // Framing, unless the section has no call yet (then it may be text).
-                            if sec.calls_at_open != sink.calls_started() {
-                                self.acct.record(off, SpanKind::Markup, sink);
-                            }
                             sec.held.push_str(&held);
                             self.mode = Mode::Section;
                         } else {
-                            sink.text(&held);
-                            self.acct.record(off, SpanKind::Text, sink);
+                            sink.text_at(*held_at, &held);
                             self.mode = Mode::Text { reasoning: false };
                         }
                         Some(0)
@@ -698,6 +657,7 @@ impl Engine {
             calls_at_start: sink.calls_started(),
             bare_len,
             main,
+            at,
         });
     }
 
@@ -707,7 +667,7 @@ impl Engine {
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
-            Mode::After { held: String::new() }
+            Mode::After { held: String::new(), at: 0 }
         } else if self.section.is_some() {
             Mode::Section
         } else {
@@ -715,39 +675,39 @@ impl Engine {
         };
     }
 
-    /// The payload was not a call: its marker and consumed bytes become text (or are dropped:
-    /// `drop`, malformed markup under `keepMalformed: false`).
-    fn reject_payload(&mut self, at: usize, sink: &mut Sink, drop: bool) {
+    /// The payload was not a call: its marker and the bytes it consumed, up to offset `end`,
+    /// become text (or are dropped: `drop`, malformed markup under `keepMalformed: false`).
+    fn reject_payload(&mut self, end: usize, sink: &mut Sink, drop: bool) {
         let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Text { reasoning: false }) else { return };
+        let mut start = p.at;
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
                 // The enclosing section held no call either: it was text too.
                 let sec = self.section.take().unwrap_or(SectionState { held: String::new(), calls_at_open: 0, text: false, at: 0, given_back: false });
+                start = sec.at;
                 if !drop {
-                    sink.text(&sec.held);
+                    sink.text_at(sec.at, &sec.held);
                 }
             } else {
                 self.mode = Mode::Section;
             }
         }
-        if !drop {
-            sink.text(&p.held);
+        if drop {
+            sink.dropped(start, end);
+        } else {
+            sink.text_at(p.at, &p.held);
         }
-        self.acct.record(at, if drop { SpanKind::Dropped } else { SpanKind::Text }, sink);
         self.spare = p.main.then_some((p.bare_len > 0, p.reader));
     }
 
-    /// Leaves a section; when it held no call, its marker and whitespace are text.
-    fn close_section(&mut self, at: usize, sink: &mut Sink) {
-        // Whitespace after the last call of a section is framing; a section without a call
-        // was text.
+    /// Leaves a section; when it held no call, its marker and whitespace are text (else they
+    /// were framing: markup).
+    fn close_section(&mut self, sink: &mut Sink) {
         if let Some(sec) = self.section.take() {
             if sec.calls_at_open == sink.calls_started() {
-                sink.text(&sec.held);
-                self.acct.record(at, SpanKind::Text, sink);
+                sink.text_at(sec.at, &sec.held);
             }
         }
-        self.acct.record(at, SpanKind::Markup, sink);
         self.mode = Mode::Text { reasoning: false };
     }
 }

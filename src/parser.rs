@@ -1,5 +1,6 @@
 //! The public streaming API: `ToolCallParser` and the one-shot `parse`.
 
+use crate::quiet::Quiet;
 use crate::prelude::*;
 use crate::engine::Engine;
 use crate::event::{Event, ParseResult};
@@ -242,6 +243,36 @@ impl ToolCallParser {
         self.sink.drain_into(out);
     }
 
+    /// The quiet-run hint for the next input (see [`Quiet`]): `None` when the next input may do
+    /// anything but come back as one event.
+    pub fn quiet(&self) -> Option<Quiet> {
+        if self.finished || !self.utf8.is_empty() {
+            return None;
+        }
+        self.engine.quiet(&self.sink)
+    }
+
+    /// Like `push_into`, where the first `skipped` bytes of `chunk` were reported by the caller
+    /// already, pushes answered by `quiet()` (each its own event of the promised kind): the
+    /// events of those bytes are left out of `out`. `skipped` is at a char boundary.
+    pub fn push_after_quiet(&mut self, chunk: &str, skipped: usize, out: &mut Vec<Event>) {
+        let from = out.len();
+        self.push_into(chunk, out);
+        let Some(head) = chunk.get(..skipped).filter(|h| !h.is_empty()) else { return };
+        let first = match out.get_mut(from) {
+            Some(Event::Text(t) | Event::Reasoning(t) | Event::ToolCallDelta { arguments_delta: t, .. }) if t.starts_with(head) => t,
+            _ => {
+                // A breach of `quiet()`'s promise (the harness's quiet driver trips it).
+                debug_assert!(false, "the events of a quiet run are not where quiet() said");
+                return;
+            }
+        };
+        first.drain(..skipped);
+        if first.is_empty() {
+            out.remove(from);
+        }
+    }
+
     /// Feeds bytes; a UTF-8 sequence split across chunks is joined (invalid bytes become U+FFFD).
     pub fn push_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
         let mut text = core::mem::take(&mut self.scratch);
@@ -277,12 +308,14 @@ impl ToolCallParser {
     /// (nothing lost, `spans.rs`; used by the fixture harness, and for highlighting). Call before
     /// the first push; the list grows with the number of markers, not bytes.
     pub fn record_spans(&mut self) {
-        self.engine.record_spans();
+        self.sink.record_spans();
     }
 
-    /// Where each consumed byte of the (decoded) input went; see `crate::spans`.
+    /// Where each byte of the (decoded) input went; see `crate::spans`. Complete after
+    /// `finish`; while streaming, up to the end of the latest text or reasoning emitted (bytes
+    /// consumed since may still come back as text).
     pub fn spans(&self) -> &[crate::spans::Span] {
-        self.engine.spans()
+        self.sink.spans()
     }
 
     /// Bytes held undecided right now (hold-back).

@@ -60,6 +60,14 @@ pub trait Reader {
     fn reset(&mut self, _bare: bool) -> bool {
         false
     }
+
+    /// While the open call's arguments are forwarded as they come with nothing held (inside a
+    /// JSON string of them): the ASCII bytes that would end or change that (`crate::quiet`).
+    /// Input without them must then be consumed whole and sent on as one arguments fragment,
+    /// byte for byte, leaving the reader in the same state. `None` (the default) otherwise.
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        None
+    }
 }
 
 /// `spare` reset for a new payload (`Reader::reset`), or a new reader from `make`.

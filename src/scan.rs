@@ -103,6 +103,12 @@ impl MarkerSet {
         self.markers.is_empty()
     }
 
+    /// The ASCII bytes that start a marker (`Stop` of a quiet run: input without them holds no
+    /// marker and nothing to hold back).
+    pub fn ascii_firsts(&self) -> crate::quiet::Stop {
+        crate::quiet::Stop(self.first[0] as u128 | (self.first[1] as u128) << 64)
+    }
+
     /// Length of the longest marker (the hold-back bound).
     pub fn longest(&self) -> usize {
         self.longest
@@ -178,6 +184,10 @@ impl MarkerSet {
         let mut could_grow = false;
         for (idx, (m, _)) in self.markers.iter().enumerate() {
             let m = m.as_bytes();
+            // Most markers differ from `rest` in their first two bytes: skip those inline.
+            if rest.len() >= 2 && m.len() >= 2 && (m[0] != rest[0] || m[1] != rest[1]) {
+                continue;
+            }
             if rest.len() >= m.len() {
                 if rest.starts_with(m) && best.is_none_or(|(len, _)| m.len() > len) {
                     best = Some((m.len(), idx));

@@ -1,14 +1,18 @@
 //! Byte accounting ("nothing lost": every input byte ends up in text, reasoning, a tool call
-//! or consumed markup, never in two of them): the engine attributes every input byte
-//! it consumes to one span: text, reasoning, markup (markers, call payloads, framing whitespace)
-//! or dropped (only by the `keepMalformed: false` policy). Off by default (no cost but a branch);
-//! the fixture harness turns it on and checks that the spans cover the input exactly once and
-//! that text and reasoning events are exactly the bytes of their spans. Offsets are byte offsets
-//! in the text the engine saw (for the byte API: after UTF-8 decoding).
+//! or consumed markup, never in two of them). The emitter (`sink/emit.rs`) owns it: every text
+//! and reasoning event the sequencer emits carries the input offset of its bytes, so spans fall
+//! out of emission: an emitted range is a text or reasoning span, consumed bytes between two
+//! emissions are markup (markers, call payloads, framing whitespace), and what readers emit
+//! from inside a payload is counted on that markup span (`Span::inner_*`). Only a drop (the
+//! `keepMalformed: false` policy) and the end of the input are told apart. Off by default (no
+//! cost but a branch); the fixture harness turns it on and checks that the spans cover the input
+//! exactly once and that text and reasoning events are exactly the bytes of their spans.
+//! Offsets are byte offsets in the text the engine saw (for the byte API: after UTF-8
+//! decoding). Spans are complete after `finish`; while streaming, consumed bytes after the last
+//! emission are not attributed yet (they may still come back as text).
 
 #[allow(unused_imports)] // only the `spans` feature needs it
 use crate::prelude::*;
-use crate::sink::Sink;
 
 /// What a span of input became.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,26 +55,11 @@ impl Accounting {
         &[]
     }
     #[inline(always)]
-    pub fn hold(&mut self, _end: usize, _as_text: bool) {}
+    pub fn emitted(&mut self, _at: usize, _len: usize, _kind: SpanKind) {}
     #[inline(always)]
-    pub fn hold_tail(&mut self, _end: usize) {}
+    pub fn inner(&mut self, _len: usize, _reasoning: bool) {}
     #[inline(always)]
-    pub fn record(&mut self, _end: usize, _kind: SpanKind, _sink: &Sink) {}
-    #[inline(always)]
-    pub fn left_out(&mut self, _start: usize, _end: usize, _dropped: usize) {}
-}
-
-/// How a held segment is attributed when the next `record` releases it as `kind`.
-#[cfg(feature = "spans")]
-#[derive(Clone, Copy, PartialEq)]
-enum Held {
-    /// As `kind`.
-    AsTold,
-    /// A swallowed marker: markup when released as text, reasoning or dropped.
-    Marker,
-    /// Reasoning's trailing whitespace held by the sink (Step-3.5): reasoning when more
-    /// reasoning follows, else markup (the sink drops it).
-    Tail,
+    pub fn end(&mut self, _end: usize) {}
 }
 
 #[cfg(feature = "spans")]
@@ -79,10 +68,9 @@ struct Recorder {
     list: Vec<Span>,
     /// Bytes attributed so far.
     done: usize,
-    /// Bytes held undecided after `done`: segment ends, and what each becomes on release.
-    pending: Vec<(usize, Held)>,
-    /// Reader-emitted (text, reasoning) bytes already attributed.
-    seen: (usize, usize),
+    /// (text, reasoning) bytes readers emitted since the last span was closed: from inside the
+    /// markup that ends where the next emission starts.
+    inner: (usize, usize),
 }
 
 #[cfg(feature = "spans")]
@@ -96,101 +84,41 @@ impl Accounting {
         self.0.as_ref().map_or(&[], |r| &r.list)
     }
 
-    /// Bytes up to `end` are held undecided (a marker that may turn out to be text, whitespace
-    /// after a payload): their fate comes with the next `record`.
+    /// Input `at..at + len` became `kind` (emitted as text or reasoning byte for byte, or
+    /// dropped); the consumed bytes before it that no span holds yet were markup.
     #[inline]
-    pub fn hold(&mut self, end: usize, as_text: bool) {
-        self.hold_as(end, if as_text { Held::AsTold } else { Held::Marker });
+    pub fn emitted(&mut self, at: usize, len: usize, kind: SpanKind) {
+        let Some(r) = self.0.as_mut() else { return };
+        r.close_markup(at);
+        r.push(at + len, kind, (0, 0));
     }
 
-    /// Bytes up to `end` are reasoning whitespace the sink holds back (`strip_reasoning_tail`).
+    /// A reader emitted `len` bytes of text (or `reasoning`) from inside the payload it reads.
     #[inline]
-    pub fn hold_tail(&mut self, end: usize) {
-        self.hold_as(end, Held::Tail);
-    }
-
-    fn hold_as(&mut self, end: usize, held: Held) {
+    pub fn inner(&mut self, len: usize, reasoning: bool) {
         let Some(r) = self.0.as_mut() else { return };
-        match r.pending.last_mut() {
-            Some((e, h)) if *h == held => *e = (*e).max(end),
-            _ => r.pending.push((end, held)),
+        if reasoning {
+            r.inner.1 += len;
+        } else {
+            r.inner.0 += len;
         }
     }
 
-    /// Every byte up to `end` (held ones first) became `kind`; held segments that do not
-    /// become text when released as text are markup.
-    #[inline]
-    pub fn record(&mut self, end: usize, kind: SpanKind, sink: &Sink) {
+    /// The input ended at `end`: what no span holds yet was markup.
+    pub fn end(&mut self, end: usize) {
         let Some(r) = self.0.as_mut() else { return };
-        let pending = core::mem::take(&mut r.pending);
-        for (i, &(e, held)) in pending.iter().enumerate() {
-            if e > end {
-                // Held past `end` (the sink released part of a held tail): the rest stays held.
-                r.pending.extend_from_slice(&pending[i..]);
-                break;
-            }
-            let k = match (held, kind) {
-                (Held::Marker, SpanKind::Text | SpanKind::Reasoning | SpanKind::Dropped) => SpanKind::Markup,
-                (Held::Tail, SpanKind::Reasoning) => SpanKind::Reasoning,
-                (Held::Tail, _) => SpanKind::Markup,
-                (_, k) => k,
-            };
-            r.push(e, k, (0, 0));
-        }
-        let now = sink.reader_emitted();
-        let inner = (now.0 - r.seen.0, now.1 - r.seen.1);
-        r.seen = now;
-        r.push(end, kind, inner);
-    }
-}
-
-#[cfg(feature = "spans")]
-impl Accounting {
-    /// Markup `start..end` (already recorded) was a left-out call's: its bytes came back as text
-    /// (on the end event). Text a reader emitted from inside the markup was held and `dropped`
-    /// (`Emitter::hold`): it is no longer counted on the spans around it.
-    pub fn left_out(&mut self, start: usize, end: usize, dropped: usize) {
-        let Some(r) = self.0.as_mut() else { return };
-        let end = end.min(r.done);
-        if start >= end {
-            return;
-        }
-        // Spans inside the call lose their inner text; what was dropped beyond that was counted
-        // on a span that straddles the call's edge.
-        let inside: usize = r.list.iter().filter(|s| s.start >= start && s.end <= end).map(|s| s.inner_text).sum();
-        let mut dropped = dropped.saturating_sub(inside);
-        let mut less = |n: usize| {
-            let d = dropped.min(n);
-            dropped -= d;
-            n - d
-        };
-        let mut out = Vec::with_capacity(r.list.len() + 2);
-        for s in r.list.drain(..) {
-            if s.end <= start || s.start >= end {
-                out.push(s);
-                continue;
-            }
-            let (lo, hi) = (s.start.max(start), s.end.min(end));
-            // The inner text goes with the part after the call (a token given back), else before.
-            let inner = (s.inner_text, s.inner_reasoning);
-            if s.start < start {
-                let keep = if s.end > end { (0, 0) } else { inner };
-                out.push(Span { end: start, inner_text: less(keep.0), inner_reasoning: keep.1, ..s });
-            }
-            match out.last_mut() {
-                Some(last) if last.kind == SpanKind::Text && last.end == lo => last.end = hi,
-                _ => out.push(Span { start: lo, end: hi, kind: SpanKind::Text, inner_text: 0, inner_reasoning: 0 }),
-            }
-            if s.end > end {
-                out.push(Span { start: end, inner_text: less(inner.0), inner_reasoning: inner.1, ..s });
-            }
-        }
-        r.list = out;
+        r.close_markup(end);
     }
 }
 
 #[cfg(feature = "spans")]
 impl Recorder {
+    /// Bytes up to `at` not attributed yet are markup, holding what readers emitted since.
+    fn close_markup(&mut self, at: usize) {
+        let inner = core::mem::take(&mut self.inner);
+        self.push(at, SpanKind::Markup, inner);
+    }
+
     fn push(&mut self, end: usize, kind: SpanKind, inner: (usize, usize)) {
         if end <= self.done && inner == (0, 0) {
             return;

@@ -25,6 +25,11 @@ impl Utf8Decoder {
         Self::default()
     }
 
+    /// No partial code point is held.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
     pub fn decode(&mut self, bytes: &[u8], out: &mut String) {
         let mut bytes = bytes;
         // Complete a code point left over from the previous chunk, one byte at a time: a byte

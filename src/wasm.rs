@@ -88,6 +88,8 @@ pub struct JsToolCallParser {
     input: Vec<u8>,
     /// The last `pushInput` result (`outputPtr`).
     output: String,
+    /// The quiet-run hint after the last call (`quietPtr`).
+    quiet: [u32; 8],
 }
 
 #[wasm_bindgen(js_class = ToolCallParser)]
@@ -96,7 +98,34 @@ impl JsToolCallParser {
     pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
         let o = options(opts)?;
         let inner = ToolCallParser::new(&o).map_err(|e| JsError::new(&e.0))?;
-        Ok(JsToolCallParser { inner, events: Vec::new(), input: Vec::new(), output: String::new() })
+        let mut p = JsToolCallParser { inner, events: Vec::new(), input: Vec::new(), output: String::new(), quiet: [0; 8] };
+        p.set_quiet();
+        Ok(p)
+    }
+
+    /// Where the quiet-run hint (`crate::quiet`) is, as eight u32: the kind (0 none, 1 text,
+    /// 2 reasoning, 3 arguments), the call index, the byte budget (at most `u32::MAX`), the
+    /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`), and 0. Renewed by every
+    /// call that takes input; the package answers quiet pushes without calling in
+    /// (`pushInput`'s `skipped`).
+    #[wasm_bindgen(js_name = quietPtr)]
+    pub fn quiet_ptr(&self) -> *const u32 {
+        self.quiet.as_ptr()
+    }
+
+    fn set_quiet(&mut self) {
+        self.quiet = [0; 8];
+        let Some(q) = self.inner.quiet() else { return };
+        let (kind, index) = match q.kind {
+            crate::QuietKind::Text => (1, 0),
+            crate::QuietKind::Reasoning => (2, 0),
+            crate::QuietKind::Args(i) => (3, u32::try_from(i).unwrap_or(u32::MAX)),
+        };
+        if index == u32::MAX {
+            return;
+        }
+        let stop = q.stop.0;
+        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, 0];
     }
 
     /// The resolved parser id (useful with `parser: "auto"`).
@@ -109,6 +138,7 @@ impl JsToolCallParser {
     pub fn push(&mut self, chunk: &str) -> String {
         self.events.clear();
         self.inner.push_into(chunk, &mut self.events);
+        self.set_quiet();
         self.drain()
     }
 
@@ -122,17 +152,20 @@ impl JsToolCallParser {
     }
 
     /// Feeds the first `len` bytes of the input buffer (a whole string's UTF-8; anything else
-    /// is read as bytes); returns the UTF-8 length of the result (`drain`'s encoding) at
-    /// `outputPtr`, 0 when there are no events (then nothing needs to be read).
+    /// is read as bytes), of which the first `skipped` were answered from the quiet-run hint
+    /// already (`ToolCallParser::push_after_quiet`); returns the UTF-8 length of the result
+    /// (`drain`'s encoding) at `outputPtr`, 0 when there are no events (then nothing needs to
+    /// be read).
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> usize {
+    pub fn push_input(&mut self, len: usize, skipped: usize) -> usize {
         self.events.clear();
         let bytes = self.input.get(..len).unwrap_or(&self.input);
         match core::str::from_utf8(bytes) {
-            Ok(text) => self.inner.push_into(text, &mut self.events),
+            Ok(text) => self.inner.push_after_quiet(text, skipped, &mut self.events),
             Err(_) => self.inner.push_bytes(bytes, &mut self.events),
         }
         self.output = self.drain();
+        self.set_quiet();
         self.output.len()
     }
 
@@ -147,6 +180,7 @@ impl JsToolCallParser {
     pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
         self.events.clear();
         self.inner.push_bytes(bytes, &mut self.events);
+        self.set_quiet();
         self.drain()
     }
 
@@ -154,6 +188,7 @@ impl JsToolCallParser {
     pub fn finish(&mut self) -> String {
         self.events.clear();
         self.inner.finish_into(&mut self.events);
+        self.quiet = [0; 8];
         self.drain()
     }
 
@@ -229,6 +264,12 @@ pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = SseRewriter)]
 pub struct JsSseRewriter {
     inner: SseRewriter,
+    /// The quiet-run hint as the package reads it (`quietPtr`): version (0: none), byte
+    /// budget, the stop bytes as four u32 words.
+    quiet: [u32; 6],
+    /// The hint whose texts `quietHint` gave last (the version changes with them).
+    last: Option<crate::sse::rewriter::SseQuiet>,
+    version: u32,
 }
 
 #[wasm_bindgen(js_class = SseRewriter)]
@@ -236,20 +277,76 @@ impl JsSseRewriter {
     /// Throws on unknown options (the message lists the valid ones).
     #[wasm_bindgen(constructor)]
     pub fn new(opts: &str) -> Result<JsSseRewriter, JsError> {
-        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?) })
+        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?), quiet: [0; 6], last: None, version: 0 })
     }
 
     /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         self.inner.push(bytes, &mut out);
+        self.set_quiet();
         out
+    }
+
+    /// Like `push`, after the texts (`quiet`, joined) of events the package answered from the
+    /// quiet-run hint (`SseRewriter::push_after_quiet`).
+    #[wasm_bindgen(js_name = pushAfterQuiet)]
+    pub fn push_after_quiet(&mut self, quiet: &[u8], bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let text = core::str::from_utf8(quiet).unwrap_or_default();
+        self.inner.push_after_quiet(text, bytes, &mut out);
+        self.set_quiet();
+        out
+    }
+
+    /// Where the quiet-run hint's numbers are, six u32: its version (0: no hint; it changes
+    /// when `quietHint` would give other bytes), the byte budget, the stop bytes as a 128-bit
+    /// set (bit `b % 32` of word `2 + b / 32`).
+    #[wasm_bindgen(js_name = quietPtr)]
+    pub fn quiet_ptr(&self) -> *const u32 {
+        self.quiet.as_ptr()
+    }
+
+    /// The quiet-run hint's bytes: a verbatim flag and four lengths as u32 (little-endian),
+    /// then the input prefix and suffix and the output prefix and suffix
+    /// (`crate::sse::rewriter::SseQuiet`); empty without a hint.
+    #[wasm_bindgen(js_name = quietHint)]
+    pub fn quiet_hint(&self) -> Vec<u8> {
+        let Some(h) = self.inner.quiet_hint() else { return Vec::new() };
+        let parts = [&h.input_prefix, &h.input_suffix, &h.output_prefix, &h.output_suffix];
+        let mut out = Vec::with_capacity(20 + parts.iter().map(|p| p.len()).sum::<usize>());
+        out.extend_from_slice(&u32::from(h.verbatim).to_le_bytes());
+        for p in parts {
+            out.extend_from_slice(&(p.len() as u32).to_le_bytes());
+        }
+        for p in parts {
+            out.extend_from_slice(p.as_bytes());
+        }
+        out
+    }
+
+    fn set_quiet(&mut self) {
+        let Some(h) = self.inner.quiet_hint() else {
+            self.quiet = [0; 6];
+            return;
+        };
+        let same = self.last.as_ref().is_some_and(|l| {
+            (l.verbatim, &l.input_prefix, &l.input_suffix, &l.output_prefix, &l.output_suffix, l.stop)
+                == (h.verbatim, &h.input_prefix, &h.input_suffix, &h.output_prefix, &h.output_suffix, h.stop)
+        });
+        if !same {
+            self.version = self.version.wrapping_add(1).max(1);
+            self.last = Some(h.clone());
+        }
+        let stop = h.stop.0;
+        self.quiet = [self.version, u32::try_from(h.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32];
     }
 
     /// Ends the stream: flushes held text and open calls of choices that got no finish.
     pub fn finish(&mut self) -> Vec<u8> {
         let mut out = Vec::new();
         self.inner.finish(&mut out);
+        self.quiet = [0; 6];
         out
     }
 

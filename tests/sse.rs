@@ -323,3 +323,94 @@ fn show() {
     let input = std::fs::read(format!("{DIR}{file}")).unwrap();
     print!("{}", String::from_utf8_lossy(&rewrite(&case["options"], &[&input])));
 }
+
+/// The package's quiet-run path for SSE (`pkg-template/stream.js`), simulated: a network chunk
+/// made of whole events that `quiet_hint()` admits is answered from the hint's templates, the
+/// events' texts going in with the next real push (`push_after_quiet`). Asserts that every
+/// chunk's output (and the finish's) is what a plain rewriter writes for it; returns how many
+/// chunks were answered.
+fn check_quiet(options: &Value, chunks: &[&[u8]], what: &str) -> usize {
+    let mut plain = rewriter(options);
+    let mut fast = rewriter(options);
+    let mut pending = String::new();
+    let mut answered = 0;
+    for (n, chunk) in chunks.iter().enumerate() {
+        let mut want = Vec::new();
+        plain.push(chunk, &mut want);
+        let quiet = fast.quiet_hint().and_then(|h| {
+            let (mut out, mut texts, mut at) = (Vec::new(), String::new(), 0);
+            while at < chunk.len() {
+                let rest = chunk[at..].strip_prefix(h.input_prefix.as_bytes())?;
+                let len = rest.iter().position(|&b| h.stop.has(b))?;
+                rest[len..].starts_with(h.input_suffix.as_bytes()).then_some(())?;
+                let text = std::str::from_utf8(&rest[..len]).ok()?;
+                out.extend_from_slice(h.output_prefix.as_bytes());
+                out.extend_from_slice(text.as_bytes());
+                out.extend_from_slice(h.output_suffix.as_bytes());
+                texts.push_str(text);
+                at += h.input_prefix.len() + len + h.input_suffix.len();
+            }
+            (at > 0 && pending.len() + texts.len() <= h.budget).then_some((out, texts))
+        });
+        let got = match quiet {
+            Some((out, texts)) => {
+                answered += 1;
+                pending.push_str(&texts);
+                out
+            }
+            None => {
+                let mut out = Vec::new();
+                fast.push_after_quiet(&pending, chunk, &mut out);
+                pending.clear();
+                out
+            }
+        };
+        assert!(got == want, "{what}: chunk {n}: quiet path wrote\n{}\nnot\n{}", String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+    }
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    fast.push_after_quiet(&pending, &[], &mut got);
+    fast.finish(&mut got);
+    plain.finish(&mut want);
+    assert!(got == want, "{what}: finish differs");
+    answered
+}
+
+/// Every event as its own network chunk, 8 events a chunk, every byte split near line ends.
+fn quiet_chunkings(options: &Value, input: &[u8], what: &str) -> usize {
+    let mut events: Vec<&[u8]> = Vec::new();
+    let mut at = 0;
+    while let Some(i) = input[at..].windows(2).position(|w| w == b"\n\n") {
+        events.push(&input[at..at + i + 2]);
+        at += i + 2;
+    }
+    if at < input.len() {
+        events.push(&input[at..]);
+    }
+    let mut answered = check_quiet(options, &events, &format!("{what}, one event a chunk"));
+    let eights: Vec<Vec<u8>> = events.chunks(8).map(|c| c.concat()).collect();
+    answered += check_quiet(options, &eights.iter().map(Vec::as_slice).collect::<Vec<_>>(), &format!("{what}, 8 events a chunk"));
+    for cut in cuts(input).into_iter().step_by(7) {
+        check_quiet(options, &[&input[..cut], &input[cut..]], &format!("{what}, split at {cut}"));
+    }
+    answered
+}
+
+#[test]
+fn quiet_path_writes_what_the_rewriter_writes() {
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{DIR}cases.json")).unwrap()).unwrap();
+    for case in cases.as_array().unwrap() {
+        let file = case["file"].as_str().unwrap();
+        let input = std::fs::read(format!("{DIR}{file}")).unwrap();
+        quiet_chunkings(&case["options"], &input, file);
+    }
+    // Text, reasoning and a long argument, one event per 4-character piece: mostly answered.
+    let value = "lorem ipsum dolor sit amet, ".repeat(40);
+    let text = format!("<think>Let me think about it.</think>Sure. <tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.md\", \"content\": \"{value}\"}}}}\n</tool_call> Done.");
+    let data = |piece: &str, _: usize| format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{piece}}},"finish_reason":null}}]}}"#);
+    let input = stream(&text, &data);
+    for options in [json!({"parser": "hermes"}), json!({"parser": "hermes", "reasoning": "qwen3"}), json!({"parser": "hermes", "limits": {"maxArgsBytes": 300}})] {
+        let answered = quiet_chunkings(&options, input.as_bytes(), &options.to_string());
+        let events = input.matches("\n\n").count();
+        assert!(options["limits"].is_object() || answered > events / 2, "{options}: {answered} chunks answered of {events} events");
+    }
+}

@@ -38,6 +38,16 @@ impl InklingReader {
 }
 
 impl Reader for InklingReader {
+    fn reset(&mut self, bare: bool) -> bool {
+        self.header = bare;
+        let mut call = self.call.take().filter(|_| !bare);
+        if call.as_mut().is_some_and(|c| !c.reset(false)) || (call.is_none() && !bare) {
+            call = Some(Self::call());
+        }
+        self.call = call;
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         if let Some(call) = self.call.as_mut() {
             return call.feed(input, eof, sink);

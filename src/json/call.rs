@@ -108,7 +108,10 @@ pub struct CallsReader {
     /// An array opened where one object was expected (each extra element is a collapse).
     collapsed_array: bool,
     part: ListPart,
-    obj: Option<WrapperReader>,
+    /// Boxed, as `spare_obj`: the reader is large and moves between the two for every call.
+    obj: Option<Box<WrapperReader>>,
+    /// The last call object's reader, renewed for the next object (its buffers kept).
+    spare_obj: Option<Box<WrapperReader>>,
     /// Calls this reader completed.
     calls: usize,
     /// Bytes consumed so far (for "did anything happen" decisions at eof).
@@ -133,6 +136,7 @@ impl CallsReader {
             collapsed_array: false,
             part: ListPart::Begin,
             obj: None,
+            spare_obj: None,
             calls: 0,
             consumed: 0,
             gap: String::new(),
@@ -149,8 +153,14 @@ impl CallsReader {
         self
     }
 
-    fn object(&self, strict: bool) -> WrapperReader {
-        let mut obj = WrapperReader::new(self.wrapper, strict);
+    fn object(&mut self, strict: bool) -> Box<WrapperReader> {
+        let mut obj = match self.spare_obj.take() {
+            Some(mut o) => {
+                o.renew(self.wrapper, strict);
+                o
+            }
+            None => Box::new(WrapperReader::new(self.wrapper, strict)),
+        };
         obj.keep_nameless = self.keep_nameless;
         obj
     }
@@ -178,6 +188,24 @@ impl CallsReader {
 }
 
 impl Reader for CallsReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        match self.part {
+            ListPart::InObj { .. } => self.obj.as_ref()?.quiet(),
+            _ => None,
+        }
+    }
+
+    fn reset(&mut self, bare: bool) -> bool {
+        // Only a reader configured as `new` makes it (not `keep_nameless`, `without_collapse`).
+        if self.keep_nameless || self.collapse == self.bare {
+            return false;
+        }
+        let spare_obj = self.spare_obj.take().or_else(|| self.obj.take());
+        *self = CallsReader::new(self.shape, self.wrapper, bare);
+        self.spare_obj = spare_obj;
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
@@ -249,7 +277,7 @@ impl Reader for CallsReader {
                                 self.calls += 1;
                             }
                             let failed = obj.failed;
-                            self.obj = None;
+                            self.spare_obj = self.obj.take();
                             if failed {
                                 self.part = ListPart::Done;
                                 self.consumed += i;
@@ -271,7 +299,7 @@ impl Reader for CallsReader {
                         Status::Reject => {
                             let obj = self.obj.take();
                             let nameless = obj.as_ref().is_some_and(|o| o.nameless);
-                            let (pre, raw) = obj.map(|o| (o.pre_text, o.raw)).unwrap_or_default();
+                            let (pre, raw) = obj.map(|o| { let o = *o; (o.pre_text, o.raw) }).unwrap_or_default();
                             if in_array && nameless {
                                 // A complete element without a tool name is skipped (as vLLM's
                                 // Mistral parser does): its bytes are text, the array goes on.
@@ -462,17 +490,32 @@ impl WrapperReader {
         }
     }
 
+    /// Makes this reader what `new(wrapper, strict)` makes, keeping its buffers' memory.
+    fn renew(&mut self, wrapper: Wrapper, strict: bool) {
+        let mut fresh = WrapperReader::new(wrapper, strict);
+        for (keep, old) in [(&mut fresh.key, &mut self.key), (&mut fresh.name_raw, &mut self.name_raw), (&mut fresh.raw, &mut self.raw), (&mut fresh.pre_text, &mut self.pre_text), (&mut fresh.scratch, &mut self.scratch)] {
+            old.clear();
+            core::mem::swap(keep, old);
+        }
+        *self = fresh;
+    }
+
     fn commit(&mut self, sink: &mut Sink) {
-        let name = self.name.clone().unwrap_or_default();
+        let name = self.name.take().unwrap_or_default();
+        self.commit_named(&name, sink);
+        self.name = Some(name);
+    }
+
+    fn commit_named(&mut self, name: &str, sink: &mut Sink) {
         if self.fused {
             sink.call_diag(Label::ParallelCollapse, "several call objects fused in one tool-call block; each was read as a call");
         }
         if !self.pre_text.is_empty() {
             sink.text(&core::mem::take(&mut self.pre_text));
         }
-        sink.start_call(&name, None);
+        sink.start_call(name, None);
         self.committed = true;
-        self.raw = String::new();
+        self.raw.clear();
         if self.double_encoded {
             sink.call_diag(Label::EscapingError, format!("`{name}`: arguments were a JSON string holding JSON; decoded"));
         }
@@ -541,15 +584,27 @@ impl WrapperReader {
         Step::done(i)
     }
 
+    /// See `Reader::quiet`: inside a string of arguments forwarded raw.
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        let forwarding = self.part == ObjectPart::Value && self.role == Role::Args && self.committed;
+        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING)
+    }
+
     fn classify_key(&self) -> Role {
-        let key = unescape(&self.key).unwrap_or_default();
+        let unescaped;
+        let key = if self.key.contains('\\') {
+            unescaped = unescape(&self.key).unwrap_or_default();
+            unescaped.as_str()
+        } else {
+            self.key.as_str()
+        };
         if self.wrapper.key_is_name {
             return if self.keys == 1 { Role::Args } else { Role::Skip };
         }
-        if self.wrapper.name_keys.contains(&key.as_str()) && self.name.is_none() {
+        if self.wrapper.name_keys.contains(&key) && self.name.is_none() {
             return Role::Name;
         }
-        if self.wrapper.args_keys.contains(&key.as_str()) && !self.args_seen {
+        if self.wrapper.args_keys.contains(&key) && !self.args_seen {
             return Role::Args;
         }
         Role::Skip
@@ -746,7 +801,11 @@ impl WrapperReader {
                             match role {
                                 Role::Name => self.name_raw.push_str(&self.scratch),
                                 Role::Args if self.committed => {
-                                    sink.args(&self.scratch);
+                                    if r.is_ok() {
+                                        sink.args_read(&self.scratch, &self.sc);
+                                    } else {
+                                        sink.args(&self.scratch);
+                                    }
                                 }
                                 Role::Args => {
                                     if let Some(buf) = self.args_buf.as_mut() {
@@ -767,7 +826,10 @@ impl WrapperReader {
                                     match role {
                                         Role::Name => {
                                             let body = &self.name_raw[1..self.name_raw.len() - 1];
-                                            self.name = unescape(body).map(|s| s.trim().to_string());
+                                            self.name = unescape(body).map(|mut s| {
+                                                crate::text::trim_in_place(&mut s);
+                                                s
+                                            });
                                             if self.args_done && !self.committed && self.name.is_some() {
                                                 self.commit(sink);
                                             }

@@ -83,11 +83,20 @@ impl RawArgs {
         self.failure = None;
     }
 
+    /// Inside a string of the arguments with no escape pending (`Reader::quiet`).
+    pub fn quiet(&self) -> Option<crate::quiet::Stop> {
+        self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING)
+    }
+
     /// Returns the bytes used and whether the call ended.
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, bool) {
         self.scratch.clear();
         let (used, r) = self.sc.feed(input, Some(&mut self.scratch));
-        sink.args(&self.scratch);
+        if r.is_ok() {
+            sink.args_read(&self.scratch, &self.sc);
+        } else {
+            sink.args(&self.scratch);
+        }
         match r {
             Ok(Progress::Done) => {
                 if self.sc.repairs() > 0 {
@@ -227,6 +236,17 @@ fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -
 const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        if self.part == Part::Args { self.args.quiet() } else { None }
+    }
+
+    fn reset(&mut self, _bare: bool) -> bool {
+        self.part = if self.cfg.type_sep.is_some() { Part::Type } else { Part::NameOpen };
+        self.name.clear();
+        self.args = RawArgs::default();
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let step = self.feed_call(input, eof, sink);
         with_failure(step, &mut self.args)
@@ -417,6 +437,11 @@ impl MistralReader {
     pub fn new() -> Self {
         let mut markers = MarkerSet::new();
         markers.add("[TOOL_CALLS]", TOOL_CALLS).add("[ARGS]", ARGS).add("[CALL_ID]", CALL_ID);
+        MistralReader::with_markers(markers)
+    }
+
+    /// A fresh reader with the marker set built before (`new`, `Reader::reset`).
+    fn with_markers(markers: MarkerSet) -> Self {
         MistralReader {
             part: MistralPart::Begin,
             markers,
@@ -485,6 +510,20 @@ impl MistralReader {
 }
 
 impl Reader for MistralReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        match self.part {
+            MistralPart::Args => self.args.quiet(),
+            MistralPart::Inner => self.inner.as_ref()?.quiet(),
+            _ => None,
+        }
+    }
+
+    fn reset(&mut self, _bare: bool) -> bool {
+        let markers = core::mem::take(&mut self.markers);
+        *self = MistralReader::with_markers(markers);
+        true
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let step = self.feed_call(input, eof, sink);
         with_failure(step, &mut self.args)

@@ -78,7 +78,7 @@ const LITS: [&[u8]; 3] = [b"true", b"false", b"null"];
 
 /// The open containers (`{` or `[`), innermost last: the first 64 levels as bits (no
 /// allocation for the usual depths, copied for free), deeper ones in a vector.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 struct Containers {
     len: usize,
     /// Bit `i`: level `i` is an array.
@@ -184,6 +184,19 @@ impl JsonScanner {
         matches!(self.place, Place::Str { esc: Esc::Backslash | Esc::U(..), .. })
     }
 
+    /// Takes `other`'s place in the grammar (open containers, where in a value), keeping its
+    /// own mode and limits: what a scanner would be after reading the text `other` wrote, when
+    /// `other` holds no output back (`!other.in_escape()`).
+    pub fn take_place(&mut self, other: &JsonScanner) {
+        self.stack.clone_from(&other.stack);
+        self.place = other.place;
+    }
+
+    /// True when both are at the same place in the grammar (see `take_place`).
+    pub fn same_place(&self, other: &JsonScanner) -> bool {
+        self.place == other.place && self.stack == other.stack
+    }
+
     /// True before any byte of the value was consumed.
     pub fn at_start(&self) -> bool {
         self.place == Place::Start
@@ -192,6 +205,12 @@ impl JsonScanner {
     /// Current container depth (0 at top level).
     pub fn depth(&self) -> usize {
         self.stack.len()
+    }
+
+    /// Inside a string with no escape pending: bytes outside `Stop::JSON_STRING` are plain
+    /// string bytes, forwarded as they are.
+    pub fn in_plain_string(&self) -> bool {
+        matches!(self.place, Place::Str { esc: Esc::None, low: false, .. })
     }
 
     pub fn in_string(&self) -> bool {

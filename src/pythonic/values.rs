@@ -165,6 +165,9 @@ pub struct Values {
     held_in: usize,
     /// Consumed input of a token that failed (given back as text by the reader).
     unread: String,
+    /// Arguments text written since the sink last got some: sent as one fragment when `feed`
+    /// returns or before anything else reaches the sink (a diagnostic, a coercion).
+    unsent: String,
 }
 
 const QUOTE: Act = Act::Other(0);
@@ -176,7 +179,8 @@ impl Values {
         let mut marks = MarkerSet::new();
         marks.add(cfg.quote, QUOTE).add_all(cfg.stop, STOP);
         let mut v = Values::with_marks(cfg, close, marks);
-        v.out("{", sink);
+        v.out("{");
+        v.send(sink);
         v
     }
 
@@ -184,14 +188,15 @@ impl Values {
     pub fn restart(&mut self, close: u8, sink: &mut Sink) {
         // Every field as `with_marks` makes it (the pattern names them all); the marker set
         // and the buffers' memory are kept.
-        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, scratch, held_in, unread } = self;
+        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, scratch, held_in, unread, unsent } = self;
         stack.clear();
         stack.push(Frame::new(Kind::Args, close, At::Key));
         (*tok, *mode, *caps, *discard, *positional_reported, *high, *held_in) = (Tok::None, TextMode::Stream, 0, false, false, None, 0);
-        for s in [buf, text, pend, key, scratch, unread] {
+        for s in [buf, text, pend, key, scratch, unread, unsent] {
             s.clear();
         }
-        self.out("{", sink);
+        self.out("{");
+        self.send(sink);
     }
 
     fn with_marks(cfg: &'static PySyntax, close: u8, marks: MarkerSet) -> Values {
@@ -212,6 +217,7 @@ impl Values {
             scratch: String::new(),
             held_in: 0,
             unread: String::new(),
+            unsent: String::new(),
         }
     }
 
@@ -221,15 +227,37 @@ impl Values {
 
     // ---- output -------------------------------------------------------------------------
 
-    /// Writes JSON text to the sink, or to `pend` while some frame defers.
-    fn out(&mut self, s: &str, sink: &mut Sink) {
+    /// Writes JSON text for the sink (`unsent`), or to `pend` while some frame defers.
+    /// Writes the JSON of the number literal in `buf` (see `lex::number`); false when it is
+    /// not one.
+    fn out_number(&mut self) -> bool {
+        let buf = core::mem::take(&mut self.buf);
+        let json = lex::number(&buf);
+        let ok = json.is_some();
+        if let Some(n) = json {
+            self.out(&n);
+        }
+        self.buf = buf;
+        ok
+    }
+
+    fn out(&mut self, s: &str) {
         if self.discard {
             return;
         }
         if self.caps > 0 {
             self.pend.push_str(s);
         } else {
-            sink.args(s);
+            self.unsent.push_str(s);
+        }
+    }
+
+    /// Sends the arguments text written so far to the sink, as one fragment (a few small
+    /// fragments cost more than one: each is checked and merged on its own).
+    fn send(&mut self, sink: &mut Sink) {
+        if !self.unsent.is_empty() {
+            sink.args(&self.unsent);
+            self.unsent.clear();
         }
     }
 
@@ -242,15 +270,15 @@ impl Values {
         let mut t = core::mem::take(&mut self.scratch);
         t.clear();
         push_escaped(&mut t, s);
-        self.out(&t, sink);
+        self.out(&t);
         self.scratch = t;
     }
 
-    fn out_json_string(&mut self, s: &str, sink: &mut Sink) {
+    fn out_json_string(&mut self, s: &str) {
         let mut t = core::mem::take(&mut self.scratch);
         t.clear();
         push_json_string(&mut t, s);
-        self.out(&t, sink);
+        self.out(&t);
         self.scratch = t;
     }
 
@@ -295,12 +323,12 @@ impl Values {
     }
 
     /// Ends one frame's deferral; writes `pend` out once nothing defers.
-    fn release(&mut self, sink: &mut Sink) {
+    fn release(&mut self) {
         self.caps = self.caps.saturating_sub(1);
         if self.caps == 0 && !self.pend.is_empty() {
             let p = core::mem::take(&mut self.pend);
             if !self.discard {
-                sink.args(&p);
+                self.unsent.push_str(&p);
             }
         }
     }
@@ -324,29 +352,29 @@ impl Values {
         let mut f = Frame::new(kind, close, if kind == Kind::Obj { At::Key } else { At::Value });
         match kind {
             Kind::Paren | Kind::Brace => f.cap = Some(self.capture()),
-            Kind::Obj => self.out("{", sink),
-            _ => self.out("[", sink),
+            Kind::Obj => self.out("{"),
+            _ => self.out("["),
         }
         self.stack.push(f);
         Ok(())
     }
 
     /// A member (value, or key of an object) begins in the top frame: separator and bookkeeping.
-    fn begin_member(&mut self, sink: &mut Sink) {
+    fn begin_member(&mut self) {
         let f = self.top();
         let (kind, n) = (f.kind, f.n);
         match kind {
             Kind::List => {
                 f.n += 1;
                 if n > 0 {
-                    self.out(", ", sink);
+                    self.out(", ");
                 }
             }
             Kind::Paren | Kind::Brace => f.n += 1,
             Kind::Dict if f.key_phase => {
                 f.n += 1;
                 if n > 0 {
-                    self.out(", ", sink);
+                    self.out(", ");
                 }
                 let cap = self.capture();
                 self.top().cap = Some(cap);
@@ -356,7 +384,7 @@ impl Values {
     }
 
     /// Writes `"key": ` in the top frame (Args or Obj).
-    fn write_key(&mut self, key: &str, sink: &mut Sink) {
+    fn write_key(&mut self, key: &str) {
         let f = self.top();
         let (n, args) = (f.n, f.kind == Kind::Args);
         f.n += 1;
@@ -369,7 +397,7 @@ impl Values {
         }
         push_json_string(&mut t, key);
         t.push_str(": ");
-        self.out(&t, sink);
+        self.out(&t);
         self.scratch = t;
         if args {
             self.key.clear();
@@ -392,9 +420,10 @@ impl Values {
         if let Some(cap) = cap {
             // A typed key-value container: coerce it whole.
             let json = self.split_pend(cap);
-            self.release(sink);
+            self.release();
+            self.send(sink);
             let coerced = typed_json(sink, &self.key, &json);
-            self.out(&coerced, sink);
+            self.out(&coerced);
         }
     }
 
@@ -402,24 +431,24 @@ impl Values {
     fn close_top(&mut self, sink: &mut Sink) -> bool {
         let Some(f) = self.stack.pop() else { return true };
         match f.kind {
-            Kind::Args | Kind::Obj | Kind::Dict => self.out("}", sink),
-            Kind::List => self.out("]", sink),
+            Kind::Args | Kind::Obj | Kind::Dict => self.out("}"),
+            Kind::List => self.out("]"),
             Kind::Paren if f.n == 0 => {
-                self.release(sink);
-                self.out("[]", sink);
+                self.release();
+                self.out("[]");
             }
             // `(x)` is just `x`.
-            Kind::Paren => self.release(sink),
+            Kind::Paren => self.release(),
             Kind::Brace if f.n == 0 => {
-                self.release(sink);
-                self.out("{}", sink);
+                self.release();
+                self.out("{}");
             }
             Kind::Brace => {
                 let item = self.split_pend(f.cap.unwrap_or(usize::MAX));
-                self.release(sink);
-                self.out("[", sink);
-                self.out(&item, sink);
-                self.out("]", sink);
+                self.release();
+                self.out("[");
+                self.out(&item);
+                self.out("]");
             }
         }
         if self.stack.is_empty() {
@@ -430,7 +459,7 @@ impl Values {
     }
 
     /// `:` after the first member of `{` (a dict) or after a dict key.
-    fn dict_colon(&mut self, sink: &mut Sink) {
+    fn dict_colon(&mut self) {
         let f = self.top();
         let opener = f.kind == Kind::Brace;
         f.kind = Kind::Dict;
@@ -450,11 +479,11 @@ impl Values {
             }
             self.pend.push_str(": ");
         }
-        self.release(sink);
+        self.release();
     }
 
     /// `,` after the first member of `(` or `{`: a tuple or a set, i.e. a JSON array.
-    fn decide_array(&mut self, sink: &mut Sink) {
+    fn decide_array(&mut self) {
         let f = self.top();
         f.kind = Kind::List;
         let cap = f.cap.take().unwrap_or(usize::MAX);
@@ -463,7 +492,7 @@ impl Values {
             self.pend.push('[');
             self.pend.push_str(&item);
         }
-        self.release(sink);
+        self.release();
     }
 
     fn positional(&mut self, sink: &mut Sink) {
@@ -471,6 +500,7 @@ impl Values {
         self.top().at = At::Value;
         if !self.positional_reported {
             self.positional_reported = true;
+            self.send(sink);
             sink.call_diag(Label::MalformedJson, "positional arguments are not supported; ignored");
         }
     }
@@ -496,7 +526,7 @@ impl Values {
         self.mode = self.text_mode(quoted, sink);
         self.text.clear();
         if self.mode == TextMode::Stream {
-            self.out("\"", sink);
+            self.out("\"");
         }
     }
 
@@ -513,7 +543,7 @@ impl Values {
                 Some(_) => {
                     self.mode = TextMode::Stream;
                     let lead = core::mem::take(&mut self.text);
-                    self.out("\"", sink);
+                    self.out("\"");
                     self.out_text(&lead, sink);
                     self.out_text(s, sink);
                 }
@@ -535,22 +565,23 @@ impl Values {
         let text = core::mem::take(&mut self.text);
         let t = if trim { text.trim() } else { text.as_str() };
         match self.mode {
-            TextMode::Stream => self.out("\"", sink),
-            TextMode::Decide | TextMode::Collect(FinishAs::Str) => self.out_json_string(t, sink),
+            TextMode::Stream => self.out("\""),
+            TextMode::Decide | TextMode::Collect(FinishAs::Str) => self.out_json_string(t),
             TextMode::Collect(FinishAs::Coerce) => {
                 let key = core::mem::take(&mut self.key);
+                self.send(sink);
                 let json = sink.coerce_param(&key, t);
                 self.key = key;
-                self.out(&json, sink);
+                self.out(&json);
             }
             TextMode::Collect(FinishAs::JsonOrStr) => match crate::json::parse(t) {
-                Ok(v) => self.out(&v.to_string(), sink),
-                Err(_) => self.out_json_string(t, sink),
+                Ok(v) => self.out(&v.to_string()),
+                Err(_) => self.out_json_string(t),
             },
             TextMode::Collect(FinishAs::Scalar) => match crate::json::parse(t) {
                 // Written as spelled (`1e3` stays `1e3`): it is valid JSON.
-                Ok(v) if !v.is_object() && !v.is_array() && !v.is_string() => self.out(t, sink),
-                _ => self.out_json_string(t, sink),
+                Ok(v) if !v.is_object() && !v.is_array() && !v.is_string() => self.out(t),
+                _ => self.out_json_string(t),
             },
         }
         self.text = text;
@@ -563,6 +594,12 @@ impl Values {
 
     /// Reads argument text; see the module docs and `Status`. The call must be open.
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
+        let r = self.feed_values(input, eof, sink);
+        self.send(sink);
+        r
+    }
+
+    fn feed_values(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
         let mut i = 0;
         loop {
             if self.stack.is_empty() {
@@ -617,13 +654,11 @@ impl Values {
         match self.tok {
             Tok::Ident { arg: false } => {
                 if let Some(c) = lex::constant(&self.buf) {
-                    self.out(c, sink);
+                    self.out(c);
                 }
             }
             Tok::Num => {
-                if let Some(n) = lex::number(&self.buf) {
-                    self.out(&n, sink);
-                }
+                self.out_number();
             }
             Tok::Str { .. } => self.flush_high(sink),
             Tok::Quoted if self.mode != TextMode::Stream => self.end_text(false, sink),
@@ -631,6 +666,7 @@ impl Values {
             _ => {}
         }
         self.tok = Tok::None;
+        self.send(sink);
     }
 
     /// Between tokens: separators, closers, and the start of keys and values.
@@ -657,10 +693,10 @@ impl Values {
                     (b',', Kind::Args | Kind::Obj | Kind::Dict) if !key_phase => self.top().at = At::Key,
                     (b',', Kind::List) => self.top().at = At::Value,
                     (b',', Kind::Paren | Kind::Brace) => {
-                        self.decide_array(sink);
+                        self.decide_array();
                         self.top().at = At::Value;
                     }
-                    (b':', Kind::Brace | Kind::Dict) if python && (kind == Kind::Brace || key_phase) => self.dict_colon(sink),
+                    (b':', Kind::Brace | Kind::Dict) if python && (kind == Kind::Brace || key_phase) => self.dict_colon(),
                     _ => return Err(fail(i, format!("expected `,` or `{}`", close as char))),
                 }
                 Ok(i + 1)
@@ -670,7 +706,7 @@ impl Values {
                     return Err(fail(i, "expected `:` after a key".into()));
                 }
                 let key = core::mem::take(&mut self.buf);
-                self.write_key(key.trim(), sink);
+                self.write_key(key.trim());
                 self.buf = key;
                 self.buf.clear();
                 Ok(i + 1)
@@ -741,11 +777,11 @@ impl Values {
             if !start {
                 return Err(fail(i, format!("unexpected `{}`", printable(input, i))));
             }
-            self.begin_member(sink);
+            self.begin_member();
             match c {
                 b'\'' | b'"' => {
                     let triple = triple.unwrap_or(false);
-                    self.out("\"", sink);
+                    self.out("\"");
                     self.tok = Tok::Str { q: c, triple, flags: StrFlags::default() };
                     Ok(i + if triple { 3 } else { 1 })
                 }
@@ -769,7 +805,7 @@ impl Values {
                 Ok(Some(idx)) if self.marks.act(idx) == QUOTE => Some(self.marks.text(idx).len()),
                 _ => None,
             };
-            self.begin_member(sink);
+            self.begin_member();
             let top_level = self.stack.len() == 1;
             if top_level && matches!(c, b'{' | b'[') && param_type(sink, &self.key) == ParamType::Typed {
                 let cap = self.capture();
@@ -817,12 +853,12 @@ impl Values {
                 // Not `name=`: a positional value.
                 self.tok = Tok::Ident { arg: false };
                 self.positional(sink);
-                self.begin_member(sink);
+                self.begin_member();
             } else if j == bytes.len() {
                 return Err(Halt::More(i));
             } else {
                 let key = core::mem::take(&mut self.buf);
-                self.write_key(&key, sink);
+                self.write_key(&key);
                 self.buf = key;
                 self.tok = Tok::None;
                 return Ok(j + 1);
@@ -831,12 +867,12 @@ impl Values {
         let c = bytes.get(i).copied();
         if let (Some(q @ (b'\'' | b'"')), Some(flags)) = (c, lex::str_prefix(&self.buf)) {
             let Some(triple) = triple_at(bytes, i, eof) else { return Err(Halt::More(i)) };
-            self.out("\"", sink);
+            self.out("\"");
             self.tok = Tok::Str { q, triple, flags };
             return Ok(i + if triple { 3 } else { 1 });
         }
         if let Some(json) = lex::constant(&self.buf) {
-            self.out(json, sink);
+            self.out(json);
         } else if !self.discard || c == Some(b'(') {
             // The identifier was consumed: it goes back as text with what follows.
             let msg = if self.discard { "a call is not a literal".into() } else { format!("`{}` is not a literal", self.buf) };
@@ -870,15 +906,12 @@ impl Values {
         if i == bytes.len() && !eof {
             return Err(Halt::More(i));
         }
-        match lex::number(&self.buf) {
-            Some(n) => {
-                self.out(&n, sink);
-                self.tok = Tok::None;
-                self.value_done(sink);
-                Ok(i)
-            }
-            None => Err(fail(i, format!("`{}` is not a number", self.buf))),
+        if !self.out_number() {
+            return Err(fail(i, format!("`{}` is not a number", self.buf)));
         }
+        self.tok = Tok::None;
+        self.value_done(sink);
+        Ok(i)
     }
 
     /// Inside a Python string: runs stream out; escapes, braces and quotes are decided here.
@@ -959,7 +992,7 @@ impl Values {
 
     fn str_closed(&mut self, i: usize, sink: &mut Sink) -> usize {
         self.flush_high(sink);
-        self.out("\"", sink);
+        self.out("\"");
         self.tok = Tok::None;
         self.value_done(sink);
         i

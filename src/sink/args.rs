@@ -29,6 +29,9 @@ pub(crate) struct ArgsGuard {
     before: JsonScanner,
     /// Bytes past the size limit were dropped.
     pub overflowed: bool,
+    /// A fragment was refused or cut: the text is no longer what a reader's scanner wrote
+    /// (`take_read` scans again).
+    diverged: bool,
 }
 
 impl ArgsGuard {
@@ -36,7 +39,7 @@ impl ArgsGuard {
     pub fn new(max_depth: usize) -> ArgsGuard {
         let scanner = JsonScanner::new(Expect::Object, max_depth + 1);
         // Room for a small call's arguments in one allocation.
-        ArgsGuard { text: String::with_capacity(64), before: scanner.clone(), scanner, overflowed: false }
+        ArgsGuard { text: String::with_capacity(64), before: scanner.clone(), scanner, overflowed: false, diverged: false }
     }
 
     /// Takes `s` (or what of it fits in `max` bytes) when it continues the JSON so far.
@@ -59,6 +62,7 @@ impl ArgsGuard {
             }
             let kept_valid = fit == 0 || self.take(&s[..fit], max) == Taken::All;
             self.overflowed = true;
+            self.diverged = true;
             return Taken::Cut { kept: if kept_valid { fit } else { 0 }, kept_valid };
         }
         self.before.clone_from(&self.scanner);
@@ -70,10 +74,40 @@ impl ArgsGuard {
         };
         if !ok {
             core::mem::swap(&mut self.scanner, &mut self.before);
+            self.diverged = true;
             return Taken::Invalid;
         }
         self.text.push_str(s);
         Taken::All
+    }
+
+    /// Like `take`, for a fragment that a reader's own scanner `read` wrote (its output,
+    /// repaired or not), `read` having read from the arguments' first byte: `read` is then at
+    /// the place in the grammar the arguments so far and `s` lead to, so the guard takes that
+    /// place instead of scanning `s` again (the reader already did). It scans when `read` holds
+    /// output back (inside an escape: what it wrote stops before the backslash), when a
+    /// fragment was refused or cut before, or near the size limit.
+    pub fn take_read(&mut self, s: &str, max: usize, read: &JsonScanner) -> Taken {
+        if self.diverged || self.overflowed || read.in_escape() || self.text.len() + s.len() > max {
+            return self.take(s, max);
+        }
+        debug_assert!(self.rescan_agrees(s, read), "a reader's scanner is not where its output {s:?} leads");
+        self.scanner.take_place(read);
+        self.text.push_str(s);
+        Taken::All
+    }
+
+    /// What `take_read` trusts (checked in debug builds): scanning `s` accepts it and ends
+    /// where `read` is.
+    fn rescan_agrees(&self, s: &str, read: &JsonScanner) -> bool {
+        let mut sc = self.scanner.clone();
+        let (used, r) = sc.feed(s, None);
+        let ok = match r {
+            Ok(Progress::More) => used == s.len(),
+            Ok(Progress::Done) => s[used..].bytes().all(is_ws),
+            Err(_) => false,
+        };
+        ok && sc.same_place(read)
     }
 
     /// True when the arguments form a complete JSON object.

@@ -1,9 +1,11 @@
 //! The emitter: the event list, merged as it grows (adjacent text, reasoning and argument
-//! fragments of one call join), call ids, and how many text and reasoning bytes readers emitted
-//! (for byte accounting, `spans.rs`).
+//! fragments of one call join), call ids, and the input offsets of what it emits: text and
+//! reasoning the sequencer emits carry the offset of their bytes, what readers emit comes from
+//! inside the markup they read, so the byte accounting (`spans.rs`) falls out of emission.
 
 use crate::prelude::*;
 use crate::event::{Event, Label};
+use crate::spans::{Accounting, Span, SpanKind};
 
 /// How call ids are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,14 +24,15 @@ pub(crate) struct Emitter {
     events: Vec<Event>,
     id_prefix: String,
     id_style: IdStyle,
-    /// Text and reasoning bytes emitted while `in_reader`.
-    pub reader_text: usize,
-    pub reader_reasoning: usize,
+    /// Where each consumed input byte went (off unless `record_spans`).
+    acct: Accounting,
     /// Drop the whitespace that ends a reasoning block (Step-3.5).
     pub strip_reasoning_tail: bool,
     /// With `strip_reasoning_tail`: the reasoning's trailing whitespace so far, emitted when
     /// more reasoning follows, dropped when anything else does (at most `MAX_REASONING_WS`).
     reasoning_ws: String,
+    /// Input offset of `reasoning_ws` when the sequencer emitted it (`None`: a reader did).
+    reasoning_ws_at: Option<usize>,
     /// Position in `events` of the latest call end and whether it is kept (`take_ended`);
     /// reset when the events are taken.
     ended: Option<(usize, bool)>,
@@ -40,10 +43,20 @@ pub(crate) struct Emitter {
     /// input order and no byte comes twice.
     pub hold: bool,
     held_text: String,
-    /// Call end events emitted so far, and the reader output counts (`reader_text`,
-    /// `reader_reasoning`) at the latest one: what a reader emitted after ending a call.
+    /// Text and reasoning bytes readers emitted (held text included).
+    reader_output: usize,
+    /// Call end events emitted so far, and `reader_output` at the latest one: what a reader
+    /// emitted after ending a call.
     ends: usize,
-    output_at_end: (usize, usize),
+    output_at_end: usize,
+}
+
+/// `s` as the start of an event that later pieces join: room for a few small ones without
+/// growing.
+fn joinable(s: &str) -> String {
+    let mut t = String::with_capacity(s.len().max(64));
+    t.push_str(s);
+    t
 }
 
 impl Emitter {
@@ -52,22 +65,37 @@ impl Emitter {
             events: Vec::new(),
             id_prefix,
             id_style,
-            reader_text: 0,
-            reader_reasoning: 0,
+            acct: Accounting::default(),
             strip_reasoning_tail: false,
             reasoning_ws: String::new(),
+            reasoning_ws_at: None,
             ended: None,
             hold: false,
             held_text: String::new(),
+            reader_output: 0,
             ends: 0,
-            output_at_end: (0, 0),
+            output_at_end: 0,
         }
     }
 
-    /// Takes the events emitted so far.
-    pub fn take(&mut self) -> Vec<Event> {
-        self.ended = None;
-        core::mem::take(&mut self.events)
+    /// Turns on byte accounting: call before anything is emitted.
+    pub fn record_spans(&mut self) {
+        self.acct.enable();
+    }
+
+    /// Where each input byte went (see `spans.rs`: complete once `end_input` was called).
+    pub fn spans(&self) -> &[Span] {
+        self.acct.spans()
+    }
+
+    /// The sequencer dropped input `start..end` (`keepMalformed: false`).
+    pub fn dropped(&mut self, start: usize, end: usize) {
+        self.acct.emitted(start, end.saturating_sub(start), SpanKind::Dropped);
+    }
+
+    /// The input ended at offset `end`: consumed bytes not emitted were markup.
+    pub fn end_input(&mut self, end: usize) {
+        self.acct.end(end);
     }
 
     /// Moves the events emitted so far to the end of `out`.
@@ -76,10 +104,22 @@ impl Emitter {
         out.append(&mut self.events);
     }
 
+    /// Like `drain_into`, calling `at_end(end, out)` before each call end event is moved.
+    pub fn drain_ends_into(&mut self, out: &mut Vec<Event>, mut at_end: impl FnMut(&Event, &mut Vec<Event>)) {
+        self.ended = None;
+        out.reserve(self.events.len());
+        for e in self.events.drain(..) {
+            if matches!(e, Event::ToolCallEnd { .. }) {
+                at_end(&e, out);
+            }
+            out.push(e);
+        }
+    }
+
     /// Emits a call's end event; a kept call's held text follows it (see `hold`).
     pub fn end(&mut self, event: Event, kept: bool) {
         self.ends += 1;
-        self.output_at_end = (self.reader_text, self.reader_reasoning);
+        self.output_at_end = self.reader_output;
         self.ended = Some((self.events.len(), kept));
         self.events.push(event);
         // A left-out call's held text waits for `leave_out` while the engine keeps its markup.
@@ -92,7 +132,7 @@ impl Emitter {
     /// follows the call's end event, or is dropped with the held text of a left-out call
     /// whose markup holds its bytes (`hold`).
     pub fn text_after_end(&mut self, s: &str) {
-        self.reader_text += s.len();
+        self.reader_output += s.len();
         self.reasoning_ws.clear();
         self.held_text.push_str(s);
     }
@@ -100,7 +140,10 @@ impl Emitter {
     /// Emits the held text (see `hold`).
     pub fn release_held(&mut self) {
         let held = core::mem::take(&mut self.held_text);
+        self.acct.inner(held.len(), false);
         self.push_text(&held);
+        self.held_text = held;
+        self.held_text.clear();
     }
 
     /// Emits the held text if there is any (see `hold`); true when there was.
@@ -111,11 +154,8 @@ impl Emitter {
     }
 
     /// Drops the held text: the markup given back as text holds its bytes (see `hold`).
-    /// Returns its length.
-    pub fn drop_held(&mut self) -> usize {
-        let n = self.held_text.len();
+    pub fn drop_held(&mut self) {
         self.held_text.clear();
-        n
     }
 
     /// Call end events emitted so far.
@@ -125,7 +165,7 @@ impl Emitter {
 
     /// True when readers emitted text or reasoning since the latest call end.
     pub fn output_since_end(&self) -> bool {
-        self.output_at_end != (self.reader_text, self.reader_reasoning)
+        self.output_at_end != self.reader_output
     }
 
     /// The latest call end not taken yet, as (event position, kept); once per end.
@@ -134,27 +174,35 @@ impl Emitter {
     }
 
     /// Gives the left-out call whose end event is at `pos` its markup as `text`: `markup` holds
-    /// the input bytes the reader consumed through the call's end (it stopped there,
-    /// `Reader::feed`). Text held since the markup began (`hold`) is dropped: `markup` holds its
-    /// bytes. Returns the held text bytes dropped.
-    pub fn leave_out(&mut self, pos: usize, markup: String) -> usize {
-        let dropped = self.drop_held();
+    /// the input bytes from offset `at` the reader consumed through the call's end (it stopped
+    /// there, `Reader::feed`). Text held since the markup began (`hold`) is dropped: `markup`
+    /// holds its bytes.
+    pub fn leave_out(&mut self, pos: usize, markup: String, at: usize) {
+        self.drop_held();
+        if !markup.is_empty() {
+            self.acct.emitted(at, markup.len(), SpanKind::Text);
+        }
         if let Some(Event::ToolCallEnd { text, .. }) = self.events.get_mut(pos) {
             *text = markup;
         }
-        dropped
     }
 
-    /// Text (`by_reader`: a reader emitted it, for byte accounting).
-    pub fn text(&mut self, s: &str, by_reader: bool) {
+    /// Text: input `at..` byte for byte when `at` is given (the sequencer's), else emitted by a
+    /// reader from inside the markup it reads.
+    pub fn text(&mut self, s: &str, at: Option<usize>) {
         if s.is_empty() {
             return;
         }
-        self.reader_text += if by_reader { s.len() } else { 0 };
         self.reasoning_ws.clear();
-        if by_reader && self.hold {
-            self.held_text.push_str(s);
-            return;
+        match at {
+            Some(at) => self.acct.emitted(at, s.len(), SpanKind::Text),
+            None => {
+                self.reader_output += s.len();
+                if self.hold {
+                    return self.held_text.push_str(s);
+                }
+                self.acct.inner(s.len(), false);
+            }
         }
         self.push_text(s);
     }
@@ -166,7 +214,7 @@ impl Emitter {
         if let Some(Event::Text(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {
-            self.events.push(Event::Text(s.to_string()));
+            self.events.push(Event::Text(joinable(s)));
         }
     }
 
@@ -175,37 +223,48 @@ impl Emitter {
         self.reasoning_ws.len()
     }
 
-    /// Reasoning (`by_reader` as for `text`).
-    pub fn reasoning(&mut self, s: &str, by_reader: bool) {
+    /// Reasoning (`at` as for `text`).
+    pub fn reasoning(&mut self, s: &str, at: Option<usize>) {
         if !self.strip_reasoning_tail {
-            return self.push_reasoning(s, by_reader);
+            return self.push_reasoning(s, at);
         }
         let body = s.trim_end_matches(|c: char| c.is_ascii_whitespace());
         if !body.is_empty() {
-            let ws = core::mem::take(&mut self.reasoning_ws);
-            self.push_reasoning(&ws, by_reader);
-            self.push_reasoning(body, by_reader);
+            self.flush_reasoning_ws();
+            self.push_reasoning(body, at);
+        }
+        if self.reasoning_ws.is_empty() {
+            self.reasoning_ws_at = at.map(|at| at + body.len());
         }
         self.reasoning_ws.push_str(&s[body.len()..]);
         let over = self.reasoning_ws.len().saturating_sub(MAX_REASONING_WS);
         if over > 0 {
             // ASCII whitespace: any byte count is a char boundary.
             let head: String = self.reasoning_ws.drain(..over).collect();
-            self.push_reasoning(&head, by_reader);
+            self.push_reasoning(&head, self.reasoning_ws_at);
+            self.reasoning_ws_at = self.reasoning_ws_at.map(|at| at + over);
         }
     }
 
     /// Emits the reasoning whitespace held back (a marker swallowed inside reasoning follows it).
-    pub fn flush_reasoning_ws(&mut self, by_reader: bool) {
+    pub fn flush_reasoning_ws(&mut self) {
         let ws = core::mem::take(&mut self.reasoning_ws);
-        self.push_reasoning(&ws, by_reader);
+        self.push_reasoning(&ws, self.reasoning_ws_at);
+        self.reasoning_ws = ws;
+        self.reasoning_ws.clear();
     }
 
-    fn push_reasoning(&mut self, s: &str, by_reader: bool) {
+    fn push_reasoning(&mut self, s: &str, at: Option<usize>) {
         if s.is_empty() {
             return;
         }
-        self.reader_reasoning += if by_reader { s.len() } else { 0 };
+        match at {
+            Some(at) => self.acct.emitted(at, s.len(), SpanKind::Reasoning),
+            None => {
+                self.reader_output += s.len();
+                self.acct.inner(s.len(), true);
+            }
+        }
         if let Some(Event::Reasoning(t)) = self.events.last_mut() {
             t.push_str(s);
         } else {
@@ -233,16 +292,14 @@ impl Emitter {
                 return;
             }
         }
-        // Later fragments join it: room for a small call's in one allocation.
-        let mut delta = String::with_capacity(s.len().max(64));
-        delta.push_str(s);
-        self.events.push(Event::ToolCallDelta { index, arguments_delta: delta });
+        self.events.push(Event::ToolCallDelta { index, arguments_delta: joinable(s) });
     }
 
     fn make_id(&self, index: usize) -> String {
         match self.id_style {
             IdStyle::Prefixed => {
-                let mut s = self.id_prefix.clone();
+                let mut s = String::with_capacity(self.id_prefix.len() + 20);
+                s.push_str(&self.id_prefix);
                 crate::event::push_usize(&mut s, index);
                 s
             }

@@ -1,13 +1,14 @@
 //! The sink: the single owner of what was emitted, as three parts.
 //!
-//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, the bytes
-//!   readers emitted (for byte accounting).
+//! - `emit.rs`, the emitter: events (merged as they grow), call numbers and ids, and the input
+//!   offsets of what is emitted, so byte accounting (`spans.rs`) falls out of emission.
 //! - `args.rs`, the arguments guard of the open call: whatever a reader does, a call's
 //!   fragments concatenate to one valid JSON object (arguments are append-only); a fragment that
 //!   would break that is refused with a diagnostic, and an unfinished object is completed
 //!   (append-only) when the call ends.
-//! - `typing.rs`, the typing context: parameter values coerced by the declared schema, and the
-//!   finished call validated against it.
+//! - `typing.rs`, the typing context: parameter values coerced by the declared schema while
+//!   the call streams, and the completed call validated against it, a step after its end event
+//!   (as the events are drained; the diagnostics go before the end event).
 //!
 //! Readers talk to the `Sink` only; it routes each report to its part and emits the
 //! diagnostics the parts return.
@@ -20,10 +21,11 @@ use crate::prelude::*;
 use crate::event::{Event, Keep, Label};
 use crate::limits::Limits;
 use crate::tools::Tools;
+use crate::json::scanner::JsonScanner;
 use args::{ArgsGuard, Taken};
 use emit::Emitter;
 pub use emit::IdStyle;
-use typing::{Typed, Typing};
+use typing::{Typed, Typing, Validation};
 
 struct OpenCall {
     index: usize,
@@ -41,14 +43,13 @@ pub struct Sink {
     pub tools: Option<Tools>,
     calls: usize,
     open: Option<OpenCall>,
-    /// Set by the engine while a reader runs: text and reasoning emitted then are counted as
-    /// the reader's (byte accounting, `spans.rs`).
-    pub in_reader: bool,
     /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
     /// event. Keeps every call unless the parser sets it.
     pub keep: Keep,
     /// Index of the call named by the latest `truncation` diagnostic (`Keep::truncated`).
     last_truncation: Option<usize>,
+    /// Validates each ended call (with `tools`) as the events are drained.
+    validation: Validation,
     /// The markup of a nested call from its opening marker through the reader step that
     /// started it (`restart_markup`), for the engine's capture.
     markup_restart: Option<String>,
@@ -62,9 +63,9 @@ impl Sink {
             tools,
             calls: 0,
             open: None,
-            in_reader: false,
             keep: Keep::from(true),
             last_truncation: None,
+            validation: Validation::new(),
             markup_restart: None,
         }
     }
@@ -76,12 +77,27 @@ impl Sink {
 
     /// Takes the events emitted so far.
     pub fn take(&mut self) -> Vec<Event> {
-        self.out.take()
+        let mut out = Vec::new();
+        self.drain_into(&mut out);
+        out
     }
 
-    /// Moves the events emitted so far to the end of `out`.
+    /// Moves the events emitted so far to the end of `out`; with tools, each completed call is
+    /// validated on the way (`Validation`: its diagnostics go before its end event).
+    #[inline]
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        self.out.drain_into(out);
+        if self.tools.is_none() {
+            self.out.drain_into(out);
+        } else {
+            self.drain_validating(out);
+        }
+    }
+
+    #[inline(never)]
+    fn drain_validating(&mut self, out: &mut Vec<Event>) {
+        let Some(tools) = &self.tools else { return };
+        let validation = &mut self.validation;
+        self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
     }
 
     /// Number of calls started so far.
@@ -89,9 +105,24 @@ impl Sink {
         self.calls
     }
 
-    /// Text and reasoning bytes emitted by readers so far (see `in_reader`).
-    pub fn reader_emitted(&self) -> (usize, usize) {
-        (self.out.reader_text, self.out.reader_reasoning)
+    /// Turns on byte accounting (`spans.rs`): call before the first push.
+    pub fn record_spans(&mut self) {
+        self.out.record_spans();
+    }
+
+    /// Where each input byte went (complete after `end_input`; empty unless `record_spans`).
+    pub fn spans(&self) -> &[crate::spans::Span] {
+        self.out.spans()
+    }
+
+    /// The sequencer dropped input `start..end` (`keepMalformed: false`).
+    pub fn dropped(&mut self, start: usize, end: usize) {
+        self.out.dropped(start, end);
+    }
+
+    /// The input ended at offset `end` (byte accounting).
+    pub fn end_input(&mut self, end: usize) {
+        self.out.end_input(end);
     }
 
     pub fn in_call(&self) -> bool {
@@ -111,6 +142,13 @@ impl Sink {
     /// Length of the open call's arguments so far.
     pub fn args_len(&self) -> usize {
         self.open.as_ref().map_or(0, |c| c.args.text.len())
+    }
+
+    /// Bytes the open call's arguments may still grow by before `maxArgsBytes` (0 once it was
+    /// hit); `None` without an open call.
+    pub fn args_room(&self) -> Option<usize> {
+        let call = self.open.as_ref()?;
+        Some(if call.args.overflowed { 0 } else { self.limits.max_args_bytes.saturating_sub(call.args.text.len()) })
     }
 
     fn typing(&self) -> Typing<'_> {
@@ -150,13 +188,24 @@ impl Sink {
         typed.json
     }
 
+    /// Text a reader emits (from inside the markup it reads).
     pub fn text(&mut self, s: &str) {
-        self.out.text(s, self.in_reader);
+        self.out.text(s, None);
+    }
+
+    /// Text the sequencer emits: input `at..at + s.len()`, byte for byte.
+    pub fn text_at(&mut self, at: usize, s: &str) {
+        self.out.text(s, Some(at));
     }
 
     /// Trailing reasoning whitespace held back so far (`strip_reasoning_tail`).
     pub fn held_reasoning_ws(&self) -> usize {
         self.out.held_reasoning_ws()
+    }
+
+    /// Whether trailing reasoning whitespace is held back (`strip_reasoning_tail`).
+    pub fn strips_reasoning_tail(&self) -> bool {
+        self.out.strip_reasoning_tail
     }
 
     /// Text of bytes a reader consumed inside the open call before it fails (a failed token
@@ -166,13 +215,19 @@ impl Sink {
         self.out.text_after_end(s);
     }
 
+    /// Reasoning a reader emits (from inside the markup it reads).
     pub fn reasoning(&mut self, s: &str) {
-        self.out.reasoning(s, self.in_reader);
+        self.out.reasoning(s, None);
+    }
+
+    /// Reasoning the sequencer emits: input `at..at + s.len()`, byte for byte.
+    pub fn reasoning_at(&mut self, at: usize, s: &str) {
+        self.out.reasoning(s, Some(at));
     }
 
     /// Emits the reasoning whitespace held back: a marker swallowed inside reasoning follows it.
     pub fn flush_reasoning_ws(&mut self) {
-        self.out.flush_reasoning_ws(self.in_reader);
+        self.out.flush_reasoning_ws();
     }
 
     pub fn diag(&mut self, label: Label, message: impl Into<String>, index: Option<usize>) {
@@ -210,13 +265,30 @@ impl Sink {
     /// Appends an arguments fragment to the open call. Returns false when it was refused
     /// (no open call, over the size limit, or not a valid continuation of the JSON so far).
     pub fn args(&mut self, s: &str) -> bool {
+        self.args_from(s, None)
+    }
+
+    /// Like `args`, for the output of the reader's own scanner `read` over the call's arguments
+    /// (from their `{`, every output of it sent here), after a feed without an error (an error
+    /// can leave `read` past what it wrote: a number ended by the byte that failed): the guard
+    /// takes its place in the grammar instead of scanning the bytes a second time
+    /// (`ArgsGuard::take_read`).
+    pub fn args_read(&mut self, s: &str, read: &JsonScanner) -> bool {
+        self.args_from(s, Some(read))
+    }
+
+    fn args_from(&mut self, s: &str, read: Option<&JsonScanner>) -> bool {
         if s.is_empty() {
             return true;
         }
         let max = self.limits.max_args_bytes;
         let Some(call) = self.open.as_mut() else { return false };
         let index = call.index;
-        match call.args.take(s, max) {
+        let taken = match read {
+            Some(read) => call.args.take_read(s, max, read),
+            None => call.args.take(s, max),
+        };
+        match taken {
             Taken::All => {
                 self.out.delta(index, s);
                 true
@@ -278,7 +350,8 @@ impl Sink {
         self.close_open();
     }
 
-    /// Completes the open call's arguments, validates them and emits its end.
+    /// Completes the open call's arguments and emits its end (validation follows it: see
+    /// `drain_into`).
     fn close_open(&mut self) {
         let Some(mut call) = self.open.take() else { return };
         let tail = call.args.close();
@@ -286,9 +359,8 @@ impl Sink {
         if !tail.is_empty() {
             self.out.delta(call.index, &tail);
         }
-        let typing = Typing { tools: self.tools.as_ref(), name: Some(&call.name), max_depth: self.limits.max_depth };
-        for (label, message) in typing.validate(&call.args.text, repaired, &call.coerced) {
-            self.diag(label, message, Some(call.index));
+        if !call.coerced.is_empty() {
+            self.validation.coerced(call.index, core::mem::take(&mut call.coerced));
         }
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
         let arguments = core::mem::take(&mut call.args.text);
@@ -305,21 +377,19 @@ impl Sink {
         self.out.hold = on;
     }
 
-    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`); returns the bytes
-    /// dropped.
-    pub fn settle_held(&mut self, keep: bool) -> usize {
+    /// Emits (`keep`) or drops the text held so far (see `Emitter::hold`).
+    pub fn settle_held(&mut self, keep: bool) {
         if keep {
             self.out.release_held();
-            0
         } else {
-            self.out.drop_held()
+            self.out.drop_held();
         }
     }
 
-    /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup as `text`
-    /// (see `Emitter::leave_out`); returns the held text bytes dropped.
-    pub fn leave_out(&mut self, pos: usize, markup: String) -> usize {
-        self.out.leave_out(pos, markup)
+    /// Gives the left-out call whose end event is at `pos` (`take_ended`) its markup, input
+    /// from offset `at`, as `text` (see `Emitter::leave_out`).
+    pub fn leave_out(&mut self, pos: usize, markup: String, at: usize) {
+        self.out.leave_out(pos, markup, at)
     }
 
     /// A nested call's opening marker was consumed (`reader::Nested`): text held since the
@@ -401,5 +471,44 @@ mod tests {
         let Event::ToolCallStart { id, .. } = &ev[0] else { panic!() };
         assert_eq!(id.len(), 9);
         assert!(id.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+
+    /// Spans fall out of emission: emitted ranges are text, what lies between is markup holding
+    /// what readers emitted from inside it, a left-out call's markup is text on its end event.
+    #[cfg(feature = "spans")]
+    #[test]
+    fn spans_fall_out_of_emission() {
+        use crate::spans::{Span, SpanKind::*};
+        let input = "ab<c>x</c><c>{}</c>!";
+        let mut s = sink();
+        s.record_spans();
+        s.keep = Keep::from(false);
+        s.text_at(0, "ab");
+        s.text("x"); // a reader, from inside `<c>x</c>`
+        s.start_call("f", None);
+        s.args("{");
+        s.end_call(); // repaired, so left out
+        let (pos, kept) = s.take_ended().unwrap();
+        assert!(!kept);
+        s.leave_out(pos, "<c>{}</c>".into(), 10);
+        s.text_at(19, "!");
+        s.end_input(input.len());
+        let span = |start, end, kind, inner_text| Span { start, end, kind, inner_text, inner_reasoning: 0 };
+        assert_eq!(s.spans(), [span(0, 2, Text, 0), span(2, 10, Markup, 1), span(10, 20, Text, 0)]);
+        let events = s.take();
+        crate::spans::check_conservation(input, &events, s.spans(), false).unwrap();
+    }
+
+    /// Validation is the step after `tool-call-end`: its diagnostics come before the end event.
+    #[test]
+    fn validation_diagnostics_precede_the_end() {
+        let tools = Tools::from_json_with(&crate::json::json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "required": ["a"]}}}]), None).unwrap();
+        let mut s = Sink::new(Limits::default(), Some(tools), "call_".into(), IdStyle::Prefixed);
+        s.start_call("f", None);
+        s.args("{}");
+        s.end_call();
+        let ev = s.take();
+        assert!(matches!(&ev[2], Event::Diagnostic { label: Label::MissingRequired, index: Some(0), .. }), "{ev:?}");
+        assert!(matches!(&ev[3], Event::ToolCallEnd { .. }));
     }
 }

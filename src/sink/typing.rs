@@ -1,9 +1,9 @@
 //! The typing context of the open call: parameter values given as text (XML, key-value
-//! formats) become JSON of the declared type, and a finished call is validated against its
-//! tool's schema. Pure: the sink reports what these return.
+//! formats) become JSON of the declared type (pure: the sink reports what `Typing` returns),
+//! and each completed call is validated against its tool's schema after its end (`Validation`).
 
 use crate::prelude::*;
-use crate::event::Label;
+use crate::event::Event;
 use crate::json::scanner::{Expect, JsonError, JsonScanner};
 use crate::tools::Tools;
 
@@ -74,15 +74,38 @@ impl Typing<'_> {
         let msg = format!("`{}`.`{key}`: the value nests deeper than {}; kept as a string", self.name.unwrap_or_default(), self.max_depth);
         Typed { json: json_string(raw), coercion, too_deep: Some(msg) }
     }
+}
 
-    /// The diagnostics of the finished call `args` (`repaired`: closed by the parser;
-    /// `coerced`: keys whose value failed coercion, already reported).
-    pub fn validate(&self, args: &str, repaired: bool, coerced: &[String]) -> Vec<(Label, String)> {
+/// Validation, the step after `tool-call-end`: the typing context reads each completed call off
+/// its end event (name, arguments, `repaired`) and checks it against its tool's schema. The
+/// diagnostics go right before the end event, where every other diagnostic of the call is (a
+/// consumer acting on `tool-call-end` has them all by then). Undeclared tools are not checked
+/// (`start_call` reported `wrong_tool`).
+pub(crate) struct Validation {
+    /// Keys of ended calls whose value failed coercion (already reported as `type_coercion`;
+    /// validation skips them), by call index, until the call's end is validated. Empty unless a
+    /// coercion failed.
+    coerced: Vec<(usize, Vec<String>)>,
+}
+
+impl Validation {
+    pub fn new() -> Validation {
+        Validation { coerced: Vec::new() }
+    }
+
+    /// Call `index` ended with `keys` (not empty) failed coercion (see `coerced`).
+    pub fn coerced(&mut self, index: usize, keys: Vec<String>) {
+        self.coerced.push((index, keys));
+    }
+
+    /// The diagnostics of the completed call that `end` (a `ToolCallEnd`) ends, appended to `out`.
+    pub fn check(&mut self, tools: &Tools, end: &Event, out: &mut Vec<Event>) {
+        let Event::ToolCallEnd { index, name, arguments, repaired, .. } = end else { return };
+        let at = self.coerced.iter().position(|(i, _)| i == index);
+        let coerced = at.map(|at| self.coerced.swap_remove(at).1).unwrap_or_default();
         let mut diags = Vec::new();
-        if let (Some(tools), Some(name)) = (self.tools, self.name) {
-            tools.validate_call(name, args, repaired, coerced, &mut diags);
-        }
-        diags
+        tools.validate_call(name, arguments, *repaired, &coerced, &mut diags);
+        out.extend(diags.into_iter().map(|(label, message)| Event::Diagnostic { label, message, index: Some(*index) }));
     }
 }
 

@@ -114,6 +114,11 @@ impl Decoder {
         self.event.raw.len() + self.line.len() + self.data.len()
     }
 
+    /// Between events: nothing held, the next byte starts a line of a new event.
+    pub fn is_idle(&self) -> bool {
+        self.held_len() == 0 && !self.pending && !self.after_cr && !self.first_line && !self.overflow && !self.has_data
+    }
+
     /// Decodes the next chunk, appending what it completes to `out`.
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<Item>) {
         let mut rest = bytes;

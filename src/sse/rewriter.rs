@@ -192,7 +192,32 @@ pub struct SseRewriter {
     fast_events: usize,
     /// The envelope of the last chunk the fast path read in full.
     prefix: fast::Prefix,
+    /// The quiet-run hint after the last push (`quiet_hint`).
+    hint: Option<SseQuiet>,
 }
+
+/// The SSE form of the quiet-run hint (`crate::quiet`): after a push that ended with a
+/// one-choice chat event whose text went to the parser as is, the next upstream events that
+/// are the same bytes but for their text (`input_prefix` + text + `input_suffix`, the text
+/// ASCII outside `stop`, at most `budget` bytes in all) would each come out as
+/// `output_prefix` + text + `output_suffix` (the same event when `verbatim`), their text going
+/// to choice `slot`'s parser and nothing else changing. The package answers such events in JS
+/// and hands their texts to the parser with the next push (`push_after_quiet`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseQuiet {
+    slot: usize,
+    pub verbatim: bool,
+    pub stop: crate::quiet::Stop,
+    pub budget: usize,
+    pub input_prefix: String,
+    pub input_suffix: String,
+    pub output_prefix: String,
+    pub output_suffix: String,
+}
+
+/// Stands for a quiet text while the output template is written (escaped as `\u0001`).
+const SENTINEL: &str = "\u{1}";
+const SENTINEL_ESCAPED: &str = "\\u0001";
 
 impl SseRewriter {
     pub fn new(opts: SseOptions) -> SseRewriter {
@@ -210,6 +235,7 @@ impl SseRewriter {
             finished: false,
             fast_events: 0,
             prefix: fast::Prefix::default(),
+            hint: None,
         }
     }
 
@@ -221,9 +247,35 @@ impl SseRewriter {
         let mut items = core::mem::take(&mut self.items);
         self.decoder.push(bytes, &mut items);
         for item in items.drain(..) {
+            self.hint = None;
             self.item(item, out);
         }
         self.items = items;
+        if !self.decoder.is_idle() {
+            self.hint = None;
+        }
+    }
+
+    /// The quiet-run hint for the next upstream bytes (see [`SseQuiet`]).
+    pub fn quiet_hint(&self) -> Option<&SseQuiet> {
+        self.hint.as_ref()
+    }
+
+    /// Like `push`, after the texts of quiet events the caller answered from `quiet_hint()`
+    /// (`quiet`, joined): they go to the hinted choice's parser first, their events left out.
+    pub fn push_after_quiet(&mut self, quiet: &str, bytes: &[u8], out: &mut Vec<u8>) {
+        if !quiet.is_empty() {
+            let slot = self.hint.as_ref().map(|h| h.slot);
+            if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
+                let mut events = Vec::new();
+                p.push_after_quiet(quiet, quiet.len(), &mut events);
+                debug_assert!(events.is_empty(), "quiet SSE texts gave events: {events:?}");
+            } else {
+                debug_assert!(false, "quiet SSE texts without a hint");
+            }
+            self.hint = None;
+        }
+        self.push(bytes, out);
     }
 
     /// Ends the stream: flushes choices that got no finish, then an event cut off by the end
@@ -232,6 +284,7 @@ impl SseRewriter {
         if self.finished {
             return;
         }
+        self.hint = None;
         let mut items = core::mem::take(&mut self.items);
         self.decoder.finish(&mut items);
         self.flush_all(out);
@@ -393,9 +446,17 @@ impl SseRewriter {
         let (parts, finish_out, same) = self.rewrite(slot, index, text.as_deref(), finish, &mut outs);
         if same {
             verbatim(out);
+            self.hint = self.quiet_after(c, ev, slot, text.as_deref(), finish, None);
             return true;
         }
+        // A quiet run's part: the event's whole text as reasoning or arguments of the open call.
+        let quiet_part = match (parts.as_slice(), text.as_deref()) {
+            ([Part::Reasoning(r)], Some(t)) if r == t => Some(Part::Reasoning(SENTINEL.into())),
+            ([Part::Args { wire, text: a }], Some(t)) if a == t => Some(Part::Args { wire: *wire, text: SENTINEL.into() }),
+            _ => None,
+        };
         let base: Fields = c.delta.iter().filter(|(k, _)| text.is_none() || *k != "content").copied().collect();
+        let template = (quiet_part.is_some() && finish_out.is_none()).then(|| (base.clone(), c.choice.clone()));
         self.emit(&borrowed(&c.choice), Style::Chat, &borrowed(&base), parts, finish_out, &mut outs);
         let extra = ev.non_data_lines();
         let chunk = borrowed(&c.chunk);
@@ -403,7 +464,61 @@ impl SseRewriter {
             [Out::Choice(one)] => write_chunk(out, &extra, &chunk, one, true),
             _ => write_outs(out, &chunk, outs, true, &extra),
         }
+        if let (Some(part), Some((base, choice))) = (quiet_part, template) {
+            let wire = if let Part::Args { wire, .. } = part { Some(wire) } else { None };
+            let mut outs = Vec::new();
+            self.emit(&borrowed(&choice), Style::Chat, &borrowed(&base), vec![part], None, &mut outs);
+            if let [Out::Choice(one)] = outs.as_slice() {
+                let mut t = Vec::new();
+                write_chunk(&mut t, &extra, &chunk, one, true);
+                self.hint = self.quiet_after(c, ev, slot, text.as_deref(), finish, Some((String::from_utf8(t).unwrap_or_default(), wire)));
+            }
+        }
         true
+    }
+
+    /// The quiet-run hint after a fast-path event (see `SseQuiet`), when it is one: the text
+    /// went as is, the event is its one `data` line, the choice's parser is quiet with the kind
+    /// of the part the text became. `template`: the output written with `SENTINEL` for the
+    /// text (and the wire index of the call, for arguments); `None`: the event went verbatim.
+    fn quiet_after(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>, template: Option<(String, Option<usize>)>) -> Option<SseQuiet> {
+        let (Some(t), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
+        let raw = fast::get(&c.delta, "content")?;
+        let start = (raw.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
+        // No escapes in the text (the event's bytes are the text's), one `data` line.
+        if raw.len() != t.len() + 2 || ev.raw.len() != data.len() + 7 || ev.raw.get(6..6 + data.len()) != Some(data) || !ev.raw.starts_with("data: ") {
+            return None;
+        }
+        let st = &self.choices[slot];
+        if !matches!(st.detection, CumulativeDetection::Delta) || st.finished {
+            return None;
+        }
+        let q = st.parser.as_ref()?.quiet()?;
+        let kind_fits = match (&template, q.kind) {
+            (None, crate::QuietKind::Text) => true,
+            (Some((_, None)), crate::QuietKind::Reasoning) => true,
+            (Some((_, Some(wire))), crate::QuietKind::Args(i)) => st.wire_of(i) == *wire,
+            _ => false,
+        };
+        if !kind_fits {
+            return None;
+        }
+        let input_prefix = ev.raw[..6 + start + 1].to_string();
+        let mut input_suffix = ev.raw[6 + start + raw.len() - 1..].to_string();
+        input_suffix.push('\n');
+        let (output_prefix, output_suffix, verbatim) = match template {
+            None => (input_prefix.clone(), input_suffix.clone(), true),
+            Some((t, _)) => {
+                let at = t.find(SENTINEL_ESCAPED)?;
+                if t[at + 1..].contains(SENTINEL_ESCAPED) {
+                    return None;
+                }
+                (t[..at].to_string(), t[at + SENTINEL_ESCAPED.len()..].to_string(), false)
+            }
+        };
+        // The text must also read as itself in the event: no escapes, no control characters.
+        let stop = q.stop.or(crate::quiet::Stop::JSON_STRING).or(crate::quiet::Stop(1 << 127));
+        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix })
     }
 
     /// Keeps what later chunks need from the first chunk: its envelope, id and model.

@@ -74,19 +74,6 @@ struct Sets {
 }
 
 impl Sets {
-    const EMPTY: Sets = Sets {
-        open: MarkerSet::new(),
-        header: MarkerSet::new(),
-        name: MarkerSet::new(),
-        between: MarkerSet::new(),
-        key: MarkerSet::new(),
-        after_key: MarkerSet::new(),
-        type_text: MarkerSet::new(),
-        value: MarkerSet::new(),
-        cdata_open: MarkerSet::new(),
-        cdata_close: MarkerSet::new(),
-    };
-
     fn new(c: &XmlSyntax) -> Sets {
         let (key_close, type_elem, value_open): (&[&str], _, &[&str]) = match &c.key {
             Key::Tag => (&[], None, &[]),
@@ -192,18 +179,22 @@ impl XmlReader {
         XmlReader::with_sets(cfg, Sets::new(cfg))
     }
 
-    fn with_sets(cfg: &'static XmlSyntax, sets: Sets) -> XmlReader {
-        let part = if !cfg.call_open.is_empty() {
+    /// Where a call of dialect `cfg` begins.
+    fn first_part(cfg: &XmlSyntax) -> Part {
+        if !cfg.call_open.is_empty() {
             Part::CallOpen
         } else if matches!(cfg.name, Name::Tag) {
             Part::Header
         } else {
             Part::Name
-        };
+        }
+    }
+
+    fn with_sets(cfg: &'static XmlSyntax, sets: Sets) -> XmlReader {
         XmlReader {
             cfg,
             sets,
-            part,
+            part: XmlReader::first_part(cfg),
             buf: String::new(),
             name_phase: NamePhase::Before,
             name_ws: String::new(),
@@ -235,8 +226,39 @@ impl XmlReader {
     /// Appends text-name bytes. `Err(at, error)`: `s[at..]` cannot be part of a name (`error`:
     /// why, when it is a limit).
     fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
-        for (at, c) in s.char_indices() {
-            if c.is_whitespace() {
+        /// ASCII bytes a name cannot hold (besides whitespace and control characters).
+        fn bracket(b: u8) -> bool {
+            matches!(b, b'<' | b'>' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b'(' | b')' | b',' | b';' | b'=')
+        }
+        let bytes = s.as_bytes();
+        let max = sink.limits.max_name_bytes;
+        let mut at = 0;
+        while at < bytes.len() {
+            let b = bytes[at];
+            // A run of plain ASCII name bytes is taken at once (the same checks as one char at
+            // a time: the limit fails at the byte that crosses it).
+            let plain = |b: u8| b > b' ' && b < 0x7F && !bracket(b);
+            if plain(b) && self.name_phase != NamePhase::After {
+                let run = bytes[at..].iter().take_while(|&&b| plain(b)).count();
+                let room = max.saturating_sub(self.buf.len() + self.name_ws.len());
+                if run > room {
+                    return Err((at + room, Some(name_too_long(sink))));
+                }
+                self.name_phase = NamePhase::In;
+                self.buf.push_str(&self.name_ws);
+                self.name_ws.clear();
+                self.buf.push_str(&s[at..at + run]);
+                at += run;
+                continue;
+            }
+            let Some(c) = s[at..].chars().next() else { break };
+            // ASCII answers by byte tests (the same as `is_whitespace` and `is_control`).
+            let (ws, bad_char) = if c.is_ascii() {
+                (matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' '), b < 0x20 || b == 0x7F || bracket(b))
+            } else {
+                (c.is_whitespace(), c.is_control())
+            };
+            if ws {
                 if self.name_phase == NamePhase::In {
                     if c == ' ' || c == '\t' {
                         self.name_ws.push(c);
@@ -244,19 +266,21 @@ impl XmlReader {
                         self.name_phase = NamePhase::After;
                     }
                 }
+                at += c.len_utf8();
                 continue;
             }
-            let bad = self.name_phase == NamePhase::After || c.is_control() || "<>{}[]\"'(),;=".contains(c);
+            let bad = self.name_phase == NamePhase::After || bad_char;
             if bad {
                 return Err((at, None));
             }
-            if self.buf.len() + self.name_ws.len() + c.len_utf8() > sink.limits.max_name_bytes {
+            if self.buf.len() + self.name_ws.len() + c.len_utf8() > max {
                 return Err((at, Some(name_too_long(sink))));
             }
             self.name_phase = NamePhase::In;
             self.buf.push_str(&self.name_ws);
             self.name_ws.clear();
             self.buf.push(c);
+            at += c.len_utf8();
         }
         Ok(())
     }
@@ -435,9 +459,21 @@ fn name_too_long(sink: &Sink) -> CallError {
 }
 
 impl Reader for XmlReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        let streaming = self.part == Part::Value && self.wrap.is_none() && self.value.as_ref().is_some_and(ParamValue::quiet);
+        streaming.then(|| self.sets.value.ascii_firsts().or(crate::quiet::Stop::JSON_STRING))
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
-        let sets = core::mem::replace(&mut self.sets, Sets::EMPTY);
-        *self = XmlReader::with_sets(self.cfg, sets);
+        // Field by field as `with_sets` makes them (the pattern names them all): the marker
+        // sets stay where they are and the buffers keep their memory.
+        let part = XmlReader::first_part(self.cfg);
+        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, ws, gap, junk_reported, wrap, typed } = self;
+        for s in [buf, name_ws, opened, key] {
+            s.clear();
+        }
+        (*p, *name_phase, *type_text, *w, *value, *ws, *gap, *junk_reported, *wrap, *typed) =
+            (part, NamePhase::Before, None, ObjectWriter::new(), None, 0, Gap::default(), false, None, false);
         true
     }
 

@@ -73,6 +73,12 @@ impl ParamValue {
         self.scratch.clear();
     }
 
+    /// A streamed string with no newline held: bytes outside `Stop::JSON_STRING` (which holds
+    /// `\n`, the one byte `trim` acts on) go out as they are (`Reader::quiet`).
+    pub fn quiet(&self) -> bool {
+        self.kind == Kind::Str && !self.pending_nl
+    }
+
     /// Appends value text.
     pub fn push(&mut self, s: &str, w: &mut ObjectWriter, sink: &mut Sink) {
         if s.is_empty() {

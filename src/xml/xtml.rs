@@ -52,6 +52,14 @@ impl XtmlReader {
 }
 
 impl Reader for XtmlReader {
+    fn reset(&mut self, _bare: bool) -> bool {
+        self.part = Part::Tag;
+        self.opened = false;
+        self.tag.clear();
+        self.committed = false;
+        true
+    }
+
     fn committed(&self) -> bool {
         self.committed
     }

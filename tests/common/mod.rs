@@ -13,7 +13,7 @@ pub mod data;
 use serde_json::Value;
 use std::path::Path;
 use toolwire::testing::{is_valid_json, Expect};
-use toolwire::{Event, Options, ParseResult, Span, ToolCallParser};
+use toolwire::{Event, Options, ParseResult, QuietKind, Span, ToolCallParser};
 
 /// One fixture: an input, the options to parse it with, and (for vLLM's vectors) what the
 /// result must contain. Our own cases compare the whole event sequence instead (`data.rs`).
@@ -252,6 +252,50 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
     ev
 }
 
+/// The JS package's quiet-run fast path (`ToolCallParser::quiet`), simulated: a chunk the
+/// hint admits is answered with the promised event and its bytes go in with the next real
+/// push (`push_after_quiet`), at most 64 KiB of them. Asserts that every push (and the finish)
+/// gives exactly the events a plain parser gives for it; returns how many pushes were quiet.
+pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
+    let mut plain = ToolCallParser::new(f.options()).unwrap();
+    let mut fast = ToolCallParser::new(f.options()).unwrap();
+    let mut hint = fast.quiet();
+    let mut pending = String::new();
+    let mut quiet = 0;
+    for (n, c) in chunks.iter().enumerate() {
+        let want = plain.push(c);
+        let got = match hint {
+            Some(q) if c.is_empty() || (q.admits(c) && pending.len() + c.len() <= q.budget.min(1 << 16)) => {
+                quiet += 1;
+                pending.push_str(c);
+                match q.kind {
+                    _ if c.is_empty() => vec![],
+                    QuietKind::Text => vec![Event::Text(c.to_string())],
+                    QuietKind::Reasoning => vec![Event::Reasoning(c.to_string())],
+                    QuietKind::Args(index) => vec![Event::ToolCallDelta { index, arguments_delta: c.to_string() }],
+                }
+            }
+            _ => {
+                let mut ev = Vec::new();
+                let skipped = pending.len();
+                pending.push_str(c);
+                fast.push_after_quiet(&pending, skipped, &mut ev);
+                pending.clear();
+                hint = fast.quiet();
+                ev
+            }
+        };
+        assert_eq!(got, want, "{}: quiet fast path, push {n} ({c:?}) of {} (hint {hint:?})", f.name, chunks.len());
+    }
+    let mut got = Vec::new();
+    let skipped = pending.len();
+    fast.push_after_quiet(&pending, skipped, &mut got);
+    assert_eq!(got, [], "{}: quiet fast path: the pending bytes gave more events", f.name);
+    fast.finish_into(&mut got);
+    assert_eq!(got, plain.finish(), "{}: quiet fast path: finish", f.name);
+    quiet
+}
+
 /// Streams byte chunks through the byte API.
 pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
     let mut p = ToolCallParser::new(f.options()).unwrap();
@@ -440,6 +484,14 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
     let ev = stream_str(f, &chars, hold_bound);
     check_events(f, &ev);
     check(&ev, "char-by-char");
+    // The quiet-run fast path gives the events of every push exactly (char by char, in 4-byte
+    // chunks, at every split point, and in random chunkings below).
+    check_quiet(f, &chars);
+    let fours: Vec<&str> = chars.chunks(4).map(|c| &input[c[0].as_ptr() as usize - input.as_ptr() as usize..][..c.iter().map(|s| s.len()).sum()]).collect();
+    check_quiet(f, &fours);
+    for cut in (0..=bytes.len()).filter(|&c| input.is_char_boundary(c)) {
+        check_quiet(f, &[&input[..cut], &input[cut..]]);
+    }
     // Random chunkings.
     let mut rng = Rng::new(bytes.len() as u64 + 7);
     for _ in 0..8 {
@@ -454,6 +506,10 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
         let ev = stream_bytes(f, &chunks);
         check_events(f, &ev);
         check(&ev, "a random chunking");
+        let text: Vec<&str> = chunks.iter().filter_map(|c| std::str::from_utf8(c).ok()).collect();
+        if text.len() == chunks.len() {
+            check_quiet(f, &text);
+        }
     }
     (whole, reference)
 }

@@ -1,0 +1,186 @@
+// The quiet-run fast path of `ToolCallParser.push` (pkg-template/api.js, src/quiet.rs): a push
+// the core's hint admits is answered in JS without entering the wasm. Every case of tests/data,
+// at every split point, char by char, in 4-character chunks and in random chunkings: each push
+// and the finish must give exactly the events the wasm binding gives without the fast path.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ToolCallParser } from "toolwire";
+import { loadCases } from "./support/cases.mjs";
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), "../../pkg");
+const { ToolCallParser: Binding } = await import(join(pkg, "dist/toolwire.js"));
+const { decodeEvents } = await import(join(pkg, "events.js"));
+
+// Counts the package's calls into the wasm (the class the package wraps is this one).
+let calls = 0;
+const pushInput = Binding.prototype.pushInput;
+Binding.prototype.pushInput = function (...args) {
+  calls++;
+  return pushInput.apply(this, args);
+};
+
+/** Pushes `chunks` through the package and through the bare binding; returns the quiet pushes. */
+function compare(c, chunks, how) {
+  const fast = new ToolCallParser(c.options);
+  const slow = new Binding(JSON.stringify(c.options));
+  let answered = 0;
+  try {
+    for (const [i, chunk] of chunks.entries()) {
+      const want = decodeEvents(slow.push(chunk));
+      const before = calls;
+      const got = fast.push(chunk);
+      answered += calls === before ? 1 : 0;
+      assert.deepStrictEqual(got, want, `${c.name}, ${how}: push ${i} ${JSON.stringify(chunk)}`);
+    }
+    assert.deepStrictEqual(fast.finish(), decodeEvents(slow.finish()), `${c.name}, ${how}: finish`);
+  } finally {
+    fast.free();
+    slow.free();
+  }
+  return answered;
+}
+
+/** `s` cut into pieces of `size` characters (a surrogate pair is never cut). */
+function pieces(s, size) {
+  const chars = [...s];
+  const out = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out;
+}
+
+/** A small deterministic PRNG (xorshift). */
+function rng(seed) {
+  let x = seed | 1;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+const cases = loadCases();
+
+test("every case gives the same events per push with the quiet fast path as without it", () => {
+  let quiet = 0;
+  let pushes = 0;
+  for (const c of cases) {
+    const chars = [...c.input];
+    for (const [chunks, how] of [[pieces(c.input, 1), "char by char"], [pieces(c.input, 4), "4-character chunks"]]) {
+      quiet += compare(c, chunks, how);
+      pushes += chunks.length;
+    }
+    // Every split point (a stride on long cases keeps the suite short).
+    const stride = Math.max(1, Math.floor(chars.length / 200));
+    for (let cut = 0; cut <= chars.length; cut += stride) {
+      compare(c, [chars.slice(0, cut).join(""), chars.slice(cut).join("")], `split at character ${cut}`);
+    }
+    const next = rng(chars.length + 7);
+    for (let r = 0; r < 4; r++) {
+      const chunks = [];
+      for (let at = 0; at < chars.length; ) {
+        const n = 1 + next(12);
+        chunks.push(chars.slice(at, at + n).join(""));
+        at += n;
+      }
+      compare(c, chunks, `random chunking ${r}`);
+    }
+  }
+  // The fast path is taken, not only harmless.
+  assert.ok(quiet > pushes / 20, `${quiet} of ${pushes} small pushes were answered from the hint`);
+});
+
+test("a long argument in 4-byte chunks: deltas answered in JS, limits at the same byte", () => {
+  const value = "lorem ipsum dolor sit amet ".repeat(400);
+  const input = `<tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call>`;
+  for (const limits of [undefined, { maxArgsBytes: 5000 }, { maxArgsBytes: 100 }]) {
+    const c = { name: `hermes, maxArgsBytes ${limits?.maxArgsBytes ?? "default"}`, options: { parser: "hermes", ...(limits && { limits }) } };
+    const chunks = pieces(input, 4);
+    const quiet = compare(c, chunks, "4-character chunks");
+    // Up to the limit (less the arguments' head), 4 bytes a push.
+    const room = Math.min((limits?.maxArgsBytes ?? Infinity) - 40, value.length);
+    assert.ok(quiet > (room / 4) * 0.9, `${c.name}: ${quiet} of ${chunks.length} pushes quiet`);
+  }
+  const xml = `<tool_call>\n<function=write_file>\n<parameter=content>\n${value}\n</parameter>\n</function>\n</tool_call>`;
+  assert.ok(compare({ name: "qwen3_coder", options: { parser: "qwen3_coder" } }, pieces(xml, 4), "4-character chunks") > (value.length / 4) * 0.9);
+});
+
+test("pushBytes and finish hand the waiting quiet characters to the core first", () => {
+  const p = new ToolCallParser("hermes");
+  const events = [...p.push("Hello"), ...p.push(" there"), ...p.pushBytes(new TextEncoder().encode(", <tool_call>")), ...p.push('{"name": "f", "arguments": {"a": "xy')];
+  events.push(...p.push("zw"), ...p.finish());
+  p.free();
+  const text = events.filter((e) => e.type === "text").map((e) => e.text).join("");
+  assert.equal(text, "Hello there, ");
+  const end = events.find((e) => e.type === "tool-call-end");
+  assert.equal(end.arguments, '{"a": "xyzw"}');
+});
+
+// The SSE form (pkg-template/stream.js `SseRewriter`): network chunks of whole events that the
+// core's hint admits are answered in JS; every chunk's output must be the bare binding's.
+const { SseRewriter: BareRewriter } = await import(join(pkg, "dist/toolwire.js"));
+const { SseRewriter } = await import("toolwire/stream");
+const sseDir = join(dirname(fileURLToPath(import.meta.url)), "../sse");
+
+/** Feeds `chunks` to the package's rewriter and to the bare binding; returns the answered chunks. */
+function compareSse(name, options, chunks) {
+  const fast = new SseRewriter(options);
+  const slow = new BareRewriter(JSON.stringify(options));
+  let answered = 0;
+  try {
+    for (const [i, chunk] of chunks.entries()) {
+      const want = Buffer.from(slow.push(chunk)).toString();
+      const before = sseCalls;
+      const got = Buffer.from(fast.push(chunk)).toString();
+      answered += sseCalls === before ? 1 : 0;
+      assert.equal(got, want, `${name}: chunk ${i}`);
+    }
+    assert.equal(Buffer.from(fast.finish()).toString(), Buffer.from(slow.finish()).toString(), `${name}: finish`);
+  } finally {
+    fast.free();
+    slow.free();
+  }
+  return answered;
+}
+let sseCalls = 0;
+for (const m of ["push", "pushAfterQuiet"]) {
+  const f = BareRewriter.prototype[m];
+  BareRewriter.prototype[m] = function (...args) {
+    sseCalls++;
+    return f.apply(this, args);
+  };
+}
+
+/** `input` (bytes) cut into events, joined `per` to a network chunk. */
+function eventChunks(input, per) {
+  const text = Buffer.from(input).toString("latin1");
+  const events = text.split(/(?<=\n\n)/);
+  const out = [];
+  for (let i = 0; i < events.length; i += per) out.push(new Uint8Array(Buffer.from(events.slice(i, i + per).join(""), "latin1")));
+  return out;
+}
+
+test("SseRewriter: the quiet path writes what the rewriter writes, on every recorded stream and a long call", () => {
+  const cases = JSON.parse(readFileSync(join(sseDir, "cases.json"), "utf8"));
+  for (const c of cases) {
+    const input = readFileSync(join(sseDir, c.file));
+    for (const per of [1, 3, 8]) compareSse(`${c.file}, ${per} events a chunk`, c.options, eventChunks(input, per));
+  }
+  const value = "lorem ipsum dolor sit amet, ".repeat(60);
+  const text = `<think>Let me think.</think>Sure. <tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call> Done.`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < text.length; i += 4) sse += `data: ${head}{"content":${JSON.stringify(text.slice(i, i + 4))}},"finish_reason":null}]}\n\n`;
+  sse += `data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`;
+  const input = new TextEncoder().encode(sse);
+  for (const options of [{ parser: "hermes" }, { parser: "hermes", reasoning: "qwen3" }, { parser: "hermes", limits: { maxArgsBytes: 300 } }]) {
+    for (const per of [1, 8]) {
+      const chunks = eventChunks(input, per);
+      const answered = compareSse(`${JSON.stringify(options)}, ${per} a chunk`, options, chunks);
+      if (!options.limits) assert.ok(answered > chunks.length * 0.8, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
+    }
+  }
+});
