@@ -158,7 +158,7 @@ fn main() {
             _ => unit.replace("{V}", &value),
         };
         let (secs, n) = run(&Options::new(parser), &input, size);
-        println!("{parser} {which} in {size}-byte chunks: {:.1} MB/s, {n} events", input.len() as f64 / MB as f64 / secs);
+        println!("{parser} {which} in {size}-byte chunks: {:.1} MB/s, {n} events, {} bytes", input.len() as f64 / MB as f64 / secs, input.len());
         return;
     }
 
@@ -167,7 +167,7 @@ fn main() {
         let (parser, size): (&str, usize) = (&args[i + 1], args[i + 2].parse().unwrap());
         let input = family_input(&cfg, parser).expect("no plain case for this family");
         let (secs, n) = run(&Options::new(parser), &input, size);
-        println!("{parser} plain case in {size}-byte chunks: {:.1} MB/s, {n} events", input.len() as f64 / MB as f64 / secs);
+        println!("{parser} plain case in {size}-byte chunks: {:.1} MB/s, {n} events, {} bytes", input.len() as f64 / MB as f64 / secs, input.len());
         return;
     }
 

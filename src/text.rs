@@ -66,3 +66,12 @@ mod scan_tests {
         assert!(word_has_less(u64::from_le_bytes(*b"\x1fzzzzzzz"), 0x20) && !word_has_less(u64::from_le_bytes(*b"\xffzzz zzz"), 0x20));
     }
 }
+
+/// Trims `s`'s leading and trailing whitespace (as `str::trim`) in place, keeping its buffer.
+pub fn trim_in_place(s: &mut alloc::string::String) {
+    s.truncate(s.trim_end().len());
+    let lead = s.len() - s.trim_start().len();
+    if lead > 0 {
+        s.drain(..lead);
+    }
+}

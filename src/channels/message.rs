@@ -429,6 +429,10 @@ impl Reader for MessageReader {
         self.committed
     }
 
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        if matches!(self.part, Part::JsonArgs) { self.args.quiet() } else { None }
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         self.part = Part::Header(Header::new(false, Slot::Free));
         self.committed = false;

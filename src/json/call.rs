@@ -108,9 +108,10 @@ pub struct CallsReader {
     /// An array opened where one object was expected (each extra element is a collapse).
     collapsed_array: bool,
     part: ListPart,
-    obj: Option<WrapperReader>,
+    /// Boxed, as `spare_obj`: the reader is large and moves between the two for every call.
+    obj: Option<Box<WrapperReader>>,
     /// The last call object's reader, renewed for the next object (its buffers kept).
-    spare_obj: Option<WrapperReader>,
+    spare_obj: Option<Box<WrapperReader>>,
     /// Calls this reader completed.
     calls: usize,
     /// Bytes consumed so far (for "did anything happen" decisions at eof).
@@ -152,13 +153,13 @@ impl CallsReader {
         self
     }
 
-    fn object(&mut self, strict: bool) -> WrapperReader {
+    fn object(&mut self, strict: bool) -> Box<WrapperReader> {
         let mut obj = match self.spare_obj.take() {
             Some(mut o) => {
                 o.renew(self.wrapper, strict);
                 o
             }
-            None => WrapperReader::new(self.wrapper, strict),
+            None => Box::new(WrapperReader::new(self.wrapper, strict)),
         };
         obj.keep_nameless = self.keep_nameless;
         obj
@@ -298,7 +299,7 @@ impl Reader for CallsReader {
                         Status::Reject => {
                             let obj = self.obj.take();
                             let nameless = obj.as_ref().is_some_and(|o| o.nameless);
-                            let (pre, raw) = obj.map(|o| (o.pre_text, o.raw)).unwrap_or_default();
+                            let (pre, raw) = obj.map(|o| { let o = *o; (o.pre_text, o.raw) }).unwrap_or_default();
                             if in_array && nameless {
                                 // A complete element without a tool name is skipped (as vLLM's
                                 // Mistral parser does): its bytes are text, the array goes on.
@@ -825,7 +826,10 @@ impl WrapperReader {
                                     match role {
                                         Role::Name => {
                                             let body = &self.name_raw[1..self.name_raw.len() - 1];
-                                            self.name = unescape(body).map(|s| s.trim().to_string());
+                                            self.name = unescape(body).map(|mut s| {
+                                                crate::text::trim_in_place(&mut s);
+                                                s
+                                            });
                                             if self.args_done && !self.committed && self.name.is_some() {
                                                 self.commit(sink);
                                             }

@@ -2,6 +2,7 @@
 //! named constants. Nothing is evaluated; each function maps source text to JSON text.
 
 use crate::prelude::*;
+use alloc::borrow::Cow;
 /// Bytes of an identifier (ASCII letters, digits, `_`, and any non-ASCII byte, so that
 /// Unicode identifiers are read whole and slices stay on char boundaries).
 pub fn is_ident_byte(b: u8) -> bool {
@@ -150,11 +151,11 @@ fn to_decimal(digits: &str, radix: u32) -> Option<String> {
 /// JSON for a Python number literal with an optional sign: underscores, hex/octal/binary
 /// integers and leading zeros (`07`) are normalised; floats get digits around the point
 /// (`1.` -> `1.0`, `.5` -> `0.5`). `None` when it is not a number (e.g. `1j`, `1.2.3`).
-pub fn number(text: &str) -> Option<String> {
+pub fn number(text: &str) -> Option<Cow<'_, str>> {
     // Plain decimal digits without a leading zero are already JSON.
     let b = text.as_bytes();
     if !b.is_empty() && b.iter().all(u8::is_ascii_digit) && (b[0] != b'0' || b.len() == 1) {
-        return Some(text.to_string());
+        return Some(Cow::Borrowed(text));
     }
     let (neg, body) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
@@ -173,7 +174,7 @@ pub fn number(text: &str) -> Option<String> {
     for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
         if let Some(digits) = lower.strip_prefix(prefix) {
             out.push_str(&to_decimal(digits, radix)?);
-            return Some(out);
+            return Some(Cow::Owned(out));
         }
     }
     let (mant, exp) = match lower.find('e') {
@@ -202,7 +203,7 @@ pub fn number(text: &str) -> Option<String> {
         out.push('e');
         out.push_str(exp);
     }
-    Some(out)
+    Some(Cow::Owned(out))
 }
 
 #[cfg(test)]

@@ -228,6 +228,19 @@ impl Values {
     // ---- output -------------------------------------------------------------------------
 
     /// Writes JSON text for the sink (`unsent`), or to `pend` while some frame defers.
+    /// Writes the JSON of the number literal in `buf` (see `lex::number`); false when it is
+    /// not one.
+    fn out_number(&mut self) -> bool {
+        let buf = core::mem::take(&mut self.buf);
+        let json = lex::number(&buf);
+        let ok = json.is_some();
+        if let Some(n) = json {
+            self.out(&n);
+        }
+        self.buf = buf;
+        ok
+    }
+
     fn out(&mut self, s: &str) {
         if self.discard {
             return;
@@ -645,9 +658,7 @@ impl Values {
                 }
             }
             Tok::Num => {
-                if let Some(n) = lex::number(&self.buf) {
-                    self.out(&n);
-                }
+                self.out_number();
             }
             Tok::Str { .. } => self.flush_high(sink),
             Tok::Quoted if self.mode != TextMode::Stream => self.end_text(false, sink),
@@ -895,15 +906,12 @@ impl Values {
         if i == bytes.len() && !eof {
             return Err(Halt::More(i));
         }
-        match lex::number(&self.buf) {
-            Some(n) => {
-                self.out(&n);
-                self.tok = Tok::None;
-                self.value_done(sink);
-                Ok(i)
-            }
-            None => Err(fail(i, format!("`{}` is not a number", self.buf))),
+        if !self.out_number() {
+            return Err(fail(i, format!("`{}` is not a number", self.buf)));
         }
+        self.tok = Tok::None;
+        self.value_done(sink);
+        Ok(i)
     }
 
     /// Inside a Python string: runs stream out; escapes, braces and quotes are decided here.
