@@ -19,6 +19,11 @@
 //!
 //! Input that a stage cannot decide yet stays in `buf` (bounded by the longest marker, or by the
 //! reader's own limits); nothing already consumed is read again.
+//!
+//! Text and reasoning the engine emits carry the input offset of their bytes
+//! (`Sink::text_at`, `Sink::reasoning_at`), in input order; the emitter derives where every byte
+//! went from that (`spans.rs`). Besides emitting, the engine tells the sink only what it drops
+//! (`Sink::dropped`) and where the input ended (`Sink::end_input`).
 
 use crate::prelude::*;
 use crate::event::Label;

@@ -429,6 +429,10 @@ impl Reader for MessageReader {
         self.committed
     }
 
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        if matches!(self.part, Part::JsonArgs) { self.args.quiet() } else { None }
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         self.part = Part::Header(Header::new(false, Slot::Free));
         self.committed = false;
@@ -532,6 +536,7 @@ impl Reader for MessageReader {
                             self.gap.push(&raw, sink, None);
                         }
                         // Stop at the call's end (`Reader::feed`).
+                        _ if eof && i == input.len() => return Step::done(i),
                         _ => return Step::partial(i),
                     }
                 }

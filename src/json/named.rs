@@ -83,6 +83,11 @@ impl RawArgs {
         self.failure = None;
     }
 
+    /// Inside a string of the arguments with no escape pending (`Reader::quiet`).
+    pub fn quiet(&self) -> Option<crate::quiet::Stop> {
+        self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING)
+    }
+
     /// Returns the bytes used and whether the call ended.
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, bool) {
         self.scratch.clear();
@@ -231,6 +236,10 @@ fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -
 const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        if self.part == Part::Args { self.args.quiet() } else { None }
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         self.part = if self.cfg.type_sep.is_some() { Part::Type } else { Part::NameOpen };
         self.name.clear();
@@ -501,6 +510,14 @@ impl MistralReader {
 }
 
 impl Reader for MistralReader {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        match self.part {
+            MistralPart::Args => self.args.quiet(),
+            MistralPart::Inner => self.inner.as_ref()?.quiet(),
+            _ => None,
+        }
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         let markers = core::mem::take(&mut self.markers);
         *self = MistralReader::with_markers(markers);

@@ -66,13 +66,7 @@ impl ArgsGuard {
             return Taken::Cut { kept: if kept_valid { fit } else { 0 }, kept_valid };
         }
         self.before.clone_from(&self.scanner);
-        let (used, r) = self.scanner.feed(s, None);
-        let ok = match r {
-            Ok(Progress::More) => used == s.len(),
-            Ok(Progress::Done) => s[used..].bytes().all(is_ws),
-            Err(_) => false,
-        };
-        if !ok {
+        if !continues(&mut self.scanner, s) {
             core::mem::swap(&mut self.scanner, &mut self.before);
             self.diverged = true;
             return Taken::Invalid;
@@ -101,13 +95,7 @@ impl ArgsGuard {
     /// where `read` is.
     fn rescan_agrees(&self, s: &str, read: &JsonScanner) -> bool {
         let mut sc = self.scanner.clone();
-        let (used, r) = sc.feed(s, None);
-        let ok = match r {
-            Ok(Progress::More) => used == s.len(),
-            Ok(Progress::Done) => s[used..].bytes().all(is_ws),
-            Err(_) => false,
-        };
-        ok && sc.same_place(read)
+        continues(&mut sc, s) && sc.same_place(read)
     }
 
     /// True when the arguments form a complete JSON object.
@@ -120,5 +108,15 @@ impl ArgsGuard {
         let tail = self.scanner.completion();
         self.text.push_str(&tail);
         tail
+    }
+}
+
+/// Feeds `s` to `scanner`; true when all of it continues the JSON (whitespace may follow the end).
+fn continues(scanner: &mut JsonScanner, s: &str) -> bool {
+    let (used, r) = scanner.feed(s, None);
+    match r {
+        Ok(Progress::More) => used == s.len(),
+        Ok(Progress::Done) => s[used..].bytes().all(is_ws),
+        Err(_) => false,
     }
 }
