@@ -86,6 +86,8 @@ pub struct Engine {
     /// when it can reset itself (`Reader::reset`: its marker sets are built once per parser,
     /// not once per payload).
     spare: Option<(bool, Box<dyn Reader>)>,
+    /// An empty buffer for the next payload's `held` (the last one's, memory kept).
+    spare_held: String,
     has_end: bool,
     content: MarkerSet,
     thinking: MarkerSet,
@@ -163,6 +165,7 @@ impl Engine {
             payload: syntax.payload,
             bare_payload: Payload::None,
             spare: None,
+            spare_held: String::new(),
             has_end: !syntax.end.is_empty(),
             content,
             thinking,
@@ -354,7 +357,8 @@ impl Engine {
                                 self.mode = Mode::Section;
                             }
                             Act::Start => {
-                                let held = marker.to_string();
+                                let mut held = core::mem::take(&mut self.spare_held);
+                                held.push_str(marker);
                                 self.open_payload(true, held, 0, off + at, sink);
                             }
                             Act::Bare => {
@@ -427,7 +431,8 @@ impl Engine {
                         }
                         match self.section_set.act(idx) {
                             Act::Start => {
-                                let held = self.section_set.text(idx).to_string();
+                                let mut held = core::mem::take(&mut self.spare_held);
+                                held.push_str(self.section_set.text(idx));
                                 self.open_payload(true, held, 0, off, sink);
                             }
                             Act::Bare => {
@@ -669,6 +674,7 @@ impl Engine {
     fn after_payload(&mut self) {
         if let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Skip) {
             self.spare = p.main.then_some((p.bare_len > 0, p.reader));
+            self.keep_held(p.held);
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
@@ -703,6 +709,13 @@ impl Engine {
             sink.text_at(p.at, &p.held);
         }
         self.spare = p.main.then_some((p.bare_len > 0, p.reader));
+        self.keep_held(p.held);
+    }
+
+    /// Keeps a finished payload's `held` buffer (cleared) for the next payload's.
+    fn keep_held(&mut self, mut held: String) {
+        held.clear();
+        self.spare_held = held;
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text (else they
