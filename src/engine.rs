@@ -86,6 +86,8 @@ pub struct Engine {
     /// when it can reset itself (`Reader::reset`: its marker sets are built once per parser,
     /// not once per payload).
     spare: Option<(bool, Box<dyn Reader>)>,
+    /// An empty buffer for the next payload's `held` (the last one's, memory kept).
+    spare_held: String,
     has_end: bool,
     content: MarkerSet,
     thinking: MarkerSet,
@@ -112,7 +114,7 @@ pub struct Engine {
 /// the bytes from the call's opening marker (or the end of the previous call of its payload)
 /// through the reader step in which it ended (which ends at the call's last byte,
 /// `Reader::feed`), and its closing marker. A call read as a nested payload after text
-/// (`reader::Nested`, Muse invokes) starts at its own opening (`Sink::restart_markup`).
+/// (`reader::Nested`, Muse invokes) starts at its own opening (`Sink::call_opens`).
 #[derive(Default)]
 struct CallMarkup {
     /// Some call may be left out (the recovery policy does not keep every repaired call) and
@@ -163,6 +165,7 @@ impl Engine {
             payload: syntax.payload,
             bare_payload: Payload::None,
             spare: None,
+            spare_held: String::new(),
             has_end: !syntax.end.is_empty(),
             content,
             thinking,
@@ -265,6 +268,11 @@ impl Engine {
             sink.hold_text(capture);
             let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) else { break };
             if capture {
+                if sink.take_markup_restart() {
+                    // A nested call after text: its markup starts with this step.
+                    self.markup.text.clear();
+                    self.markup.at = self.base + pos;
+                }
                 self.markup.text.push_str(&input[pos..pos + used]);
                 self.settle_markup(self.base + pos + used, sink);
             }
@@ -286,11 +294,6 @@ impl Engine {
     #[inline(never)]
     fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
         let m = &mut self.markup;
-        if let Some(markup) = sink.take_markup_restart() {
-            // A nested call after text: its markup starts at its own opening.
-            m.at = end - markup.len();
-            m.text = markup;
-        }
         if let Some((pos, kept)) = sink.take_ended() {
             m.left_out = !kept;
             if kept {
@@ -354,7 +357,8 @@ impl Engine {
                                 self.mode = Mode::Section;
                             }
                             Act::Start => {
-                                let held = marker.to_string();
+                                let mut held = core::mem::take(&mut self.spare_held);
+                                held.push_str(marker);
                                 self.open_payload(true, held, 0, off + at, sink);
                             }
                             Act::Bare => {
@@ -427,7 +431,8 @@ impl Engine {
                         }
                         match self.section_set.act(idx) {
                             Act::Start => {
-                                let held = self.section_set.text(idx).to_string();
+                                let mut held = core::mem::take(&mut self.spare_held);
+                                held.push_str(self.section_set.text(idx));
                                 self.open_payload(true, held, 0, off, sink);
                             }
                             Act::Bare => {
@@ -669,6 +674,7 @@ impl Engine {
     fn after_payload(&mut self) {
         if let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Skip) {
             self.spare = p.main.then_some((p.bare_len > 0, p.reader));
+            self.keep_held(p.held);
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
@@ -703,6 +709,13 @@ impl Engine {
             sink.text_at(p.at, &p.held);
         }
         self.spare = p.main.then_some((p.bare_len > 0, p.reader));
+        self.keep_held(p.held);
+    }
+
+    /// Keeps a finished payload's `held` buffer (cleared) for the next payload's.
+    fn keep_held(&mut self, mut held: String) {
+        held.clear();
+        self.spare_held = held;
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text (else they

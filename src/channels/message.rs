@@ -30,6 +30,7 @@
 //! at the end of its header).
 
 use crate::prelude::*;
+use core::ops::Range;
 use crate::event::Label;
 use crate::json::call::skip_ws;
 use crate::json::named::RawArgs;
@@ -100,17 +101,17 @@ impl MessageSyntax {
     }
 
     fn route(&self, h: &Header) -> Route {
-        if h.role.as_deref().is_some_and(|r| r != "assistant") {
+        if h.role().is_some_and(|r| r != "assistant") {
             return Route::Content;
         }
-        let by_recipient = match h.recipient.as_deref() {
+        let by_recipient = match h.recipient() {
             None => self.no_recipient,
             Some(r) => self.recipients.iter().find(|(name, _)| *name == r).map_or(Route::Call, |(_, to)| *to),
         };
         if by_recipient != Route::ByChannel {
             return by_recipient;
         }
-        let channel = h.channel.as_deref().unwrap_or("");
+        let channel = h.channel().unwrap_or("");
         self.channels.iter().find(|(name, _)| *name == channel).map_or(Route::Content, |(_, to)| *to)
     }
 }
@@ -160,15 +161,37 @@ struct Header {
     /// Bytes of the header so far (opening marker and tags included).
     len: usize,
     bare_words: usize,
-    role: Option<String>,
-    recipient: Option<String>,
-    channel: Option<String>,
-    word: String,
+    /// The role, recipient and channel words: ranges of `words`.
+    role: Option<Range<usize>>,
+    recipient: Option<Range<usize>>,
+    channel: Option<Range<usize>>,
+    /// The words kept so far, then the word in progress (from `word_at`): one buffer, kept
+    /// from header to header.
+    words: String,
+    word_at: usize,
 }
 
 impl Header {
-    fn new(strict: bool, slot: Slot) -> Header {
-        Header { strict, phase: Phase::Gap, slot, len: 0, bare_words: 0, role: None, recipient: None, channel: None, word: String::new() }
+    /// A header reading into `words` (cleared; passed on to keep its memory).
+    fn new(strict: bool, slot: Slot, mut words: String) -> Header {
+        words.clear();
+        Header { strict, phase: Phase::Gap, slot, len: 0, bare_words: 0, role: None, recipient: None, channel: None, words, word_at: 0 }
+    }
+
+    fn word(&self, range: &Option<Range<usize>>) -> Option<&str> {
+        range.clone().map(|r| &self.words[r])
+    }
+
+    fn role(&self) -> Option<&str> {
+        self.word(&self.role)
+    }
+
+    fn recipient(&self) -> Option<&str> {
+        self.word(&self.recipient)
+    }
+
+    fn channel(&self) -> Option<&str> {
+        self.word(&self.channel)
     }
 
     /// Ends the word in progress.
@@ -179,13 +202,14 @@ impl Header {
                 return false;
             }
         }
-        let word = core::mem::take(&mut self.word);
+        let word = Some(self.word_at..self.words.len());
         match self.phase {
-            Phase::Word(Slot::Role) => self.role = Some(word),
-            Phase::Word(Slot::Channel) => self.channel = Some(word),
-            Phase::Recipient => self.recipient = Some(word),
-            _ => {}
+            Phase::Word(Slot::Role) => self.role = word,
+            Phase::Word(Slot::Channel) => self.channel = word,
+            Phase::Recipient => self.recipient = word,
+            _ => self.words.truncate(self.word_at),
         }
+        self.word_at = self.words.len();
         self.phase = Phase::Gap;
         true
     }
@@ -194,7 +218,7 @@ impl Header {
     /// (false when a strict header gets a second one).
     fn free_word(&mut self, start: &str) -> bool {
         if self.slot == Slot::Role {
-            self.word.push_str(start);
+            self.words.push_str(start);
             self.phase = Phase::Word(Slot::Role);
             return true;
         }
@@ -234,7 +258,7 @@ impl Header {
                 } else {
                     self.phase = Phase::Word(self.slot);
                 }
-                self.word.push(c);
+                self.words.push(c);
             }
             Phase::Key(k) => {
                 let next = k + c.len_utf8();
@@ -244,10 +268,10 @@ impl Header {
                     if !self.free_word(&key[..k]) {
                         return false;
                     }
-                    self.word.push(c);
+                    self.words.push(c);
                 }
             }
-            Phase::Word(_) | Phase::Recipient => self.word.push(c),
+            Phase::Word(_) | Phase::Recipient => self.words.push(c),
         }
         true
     }
@@ -257,7 +281,7 @@ impl Header {
         if !self.end_word(key) {
             return false;
         }
-        if self.recipient.as_deref() == Some("") {
+        if self.recipient().is_some_and(str::is_empty) {
             if self.strict {
                 return false;
             }
@@ -293,6 +317,8 @@ pub struct MessageReader {
     gap: Gap,
     /// The last invoke's reader, reset for the next one.
     spare_invoke: Option<Box<dyn Reader>>,
+    /// The last header's `words` buffer, for the next header.
+    spare_words: String,
 }
 
 impl MessageReader {
@@ -312,7 +338,7 @@ impl MessageReader {
         }
         MessageReader {
             cfg,
-            part: Part::Header(Header::new(false, Slot::Free)),
+            part: Part::Header(Header::new(false, Slot::Free, String::new())),
             header_set,
             body_set,
             tool_set,
@@ -321,6 +347,7 @@ impl MessageReader {
             args: RawArgs::default(),
             gap: Gap::default(),
             spare_invoke: None,
+            spare_words: String::new(),
         }
     }
 
@@ -345,10 +372,10 @@ impl MessageReader {
             let opened = [cfg.start, cfg.channel, cfg.message].into_iter().find(|m| !m.is_empty() && input.starts_with(m));
             match opened {
                 // Mid-header (`to=`, ` to=`): read from its first byte.
-                None => *h = Header::new(true, Slot::Free),
+                None => *h = Header::new(true, Slot::Free, core::mem::take(&mut h.words)),
                 Some(m) => {
                     let slot = if m == cfg.start { Slot::Role } else if m == cfg.channel { Slot::Channel } else { Slot::Free };
-                    *h = Header::new(false, slot);
+                    *h = Header::new(false, slot, core::mem::take(&mut h.words));
                     h.len = m.len();
                     if m != cfg.message {
                         i = m.len();
@@ -383,9 +410,11 @@ impl MessageReader {
                             }
                             let route = cfg.route(h);
                             if route == Route::Call {
-                                let to = h.recipient.as_deref().unwrap_or("");
-                                self.name = to.strip_prefix(cfg.tool_prefix).unwrap_or(to).to_string();
+                                let to = h.recipient().unwrap_or("");
+                                self.name.clear();
+                                self.name.push_str(to.strip_prefix(cfg.tool_prefix).unwrap_or(to));
                             }
+                            self.spare_words = core::mem::take(&mut h.words);
                             let skip = i + at + marker.len();
                             self.part = match (route, cfg.calls) {
                                 (Route::Call, CallBody::Json) => Part::JsonOpen,
@@ -434,7 +463,11 @@ impl Reader for MessageReader {
     }
 
     fn reset(&mut self, _bare: bool) -> bool {
-        self.part = Part::Header(Header::new(false, Slot::Free));
+        let words = match &mut self.part {
+            Part::Header(h) => core::mem::take(&mut h.words),
+            _ => core::mem::take(&mut self.spare_words),
+        };
+        self.part = Part::Header(Header::new(false, Slot::Free, words));
         self.committed = false;
         self.name.clear();
         self.args = RawArgs::default();
@@ -462,6 +495,10 @@ impl Reader for MessageReader {
                     let found = found.map(|idx| (code(set, idx), set.text(idx).len()));
                     self.emit(route, &rest[..at], sink);
                     i += at;
+                    if i > 0 && found.is_some_and(|(marker, _)| marker == INVOKE) {
+                        // An invoke opens at the first byte of a step (`Sink::call_opens`).
+                        return Step::partial(i);
+                    }
                     let Some((marker, len)) = found else {
                         return if eof { Step::done(i) } else { Step::partial(i) };
                     };
@@ -536,6 +573,7 @@ impl Reader for MessageReader {
                             self.gap.push(&raw, sink, None);
                         }
                         // Stop at the call's end (`Reader::feed`).
+                        _ if eof && i == input.len() => return Step::done(i),
                         _ => return Step::partial(i),
                     }
                 }

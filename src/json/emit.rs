@@ -145,15 +145,20 @@ impl ObjectWriter {
         self.in_string = false;
     }
 
-    /// Closes the object: `}`, or `{}` when no key was written.
-    pub fn close(&mut self, out: &mut String) {
-        if self.in_string {
-            self.close_string(out);
-        }
-        if !self.closed {
-            out.push_str(if self.keys == 0 { "{}" } else { "}" });
-            self.closed = true;
-        }
+    /// Closes the object: returns what closes it (an open string's quote, then `}`, or `{}`
+    /// when no key was written; nothing once closed).
+    pub fn closing(&mut self) -> &'static str {
+        let tail = match (self.in_string, self.closed, self.keys == 0) {
+            (true, true, _) => "\"",
+            (true, false, true) => "\"{}",
+            (true, false, false) => "\"}",
+            (false, true, _) => "",
+            (false, false, true) => "{}",
+            (false, false, false) => "}",
+        };
+        self.in_string = false;
+        self.closed = true;
+        tail
     }
 
 }
@@ -179,7 +184,7 @@ mod tests {
     fn object_writer_builds_valid_json() {
         let mut w = ObjectWriter::new();
         let mut out = String::new();
-        w.close(&mut out);
+        out.push_str(w.closing());
         assert_eq!(out, "{}");
         let mut w = ObjectWriter::new();
         let mut out = String::new();
@@ -190,7 +195,7 @@ mod tests {
         w.close_string(&mut out);
         w.key("n", &mut out);
         w.raw_value("5", &mut out);
-        w.close(&mut out);
+        out.push_str(w.closing());
         assert_eq!(out, "{\"city\": \"Dallas\\\"\", \"n\": 5}");
     }
 }

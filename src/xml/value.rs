@@ -247,8 +247,6 @@ pub fn coerce_json(sink: &mut Sink, key: &str, json: &str) -> String {
 
 /// Closes the open call's arguments object (`}`, or `{}` without parameters) and ends the call.
 pub fn close_call(w: &mut ObjectWriter, sink: &mut Sink) {
-    let mut s = String::new();
-    w.close(&mut s);
-    sink.args(&s);
+    sink.args(w.closing());
     sink.end_call();
 }
