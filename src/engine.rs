@@ -114,7 +114,7 @@ pub struct Engine {
 /// the bytes from the call's opening marker (or the end of the previous call of its payload)
 /// through the reader step in which it ended (which ends at the call's last byte,
 /// `Reader::feed`), and its closing marker. A call read as a nested payload after text
-/// (`reader::Nested`, Muse invokes) starts at its own opening (`Sink::restart_markup`).
+/// (`reader::Nested`, Muse invokes) starts at its own opening (`Sink::call_opens`).
 #[derive(Default)]
 struct CallMarkup {
     /// Some call may be left out (the recovery policy does not keep every repaired call) and
@@ -268,6 +268,11 @@ impl Engine {
             sink.hold_text(capture);
             let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) else { break };
             if capture {
+                if sink.take_markup_restart() {
+                    // A nested call after text: its markup starts with this step.
+                    self.markup.text.clear();
+                    self.markup.at = self.base + pos;
+                }
                 self.markup.text.push_str(&input[pos..pos + used]);
                 self.settle_markup(self.base + pos + used, sink);
             }
@@ -289,11 +294,6 @@ impl Engine {
     #[inline(never)]
     fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
         let m = &mut self.markup;
-        if let Some(markup) = sink.take_markup_restart() {
-            // A nested call after text: its markup starts at its own opening.
-            m.at = end - markup.len();
-            m.text = markup;
-        }
         if let Some((pos, kept)) = sink.take_ended() {
             m.left_out = !kept;
             if kept {

@@ -191,9 +191,6 @@ pub struct Nested {
     reader: Box<dyn Reader>,
     held: String,
     calls_before: usize,
-    /// Text came before this payload since the engine began keeping the markup
-    /// (`Sink::call_opens`): the call's markup starts at its opening (`Sink::restart_markup`).
-    restart: bool,
 }
 
 /// What a `Nested::feed` came to.
@@ -208,10 +205,11 @@ pub enum Nest {
 }
 
 impl Nested {
-    /// `reader` opened at `opening` (consumed by the outer reader).
+    /// `reader` opened at `opening`, consumed by the outer reader at the first byte of its step
+    /// (the outer reader stops before an opening it cannot take first): see `Sink::call_opens`.
     pub fn new(reader: Box<dyn Reader>, opening: &str, sink: &mut Sink) -> Nested {
-        let restart = sink.call_opens();
-        Nested { reader, held: opening.into(), calls_before: sink.calls_started(), restart }
+        sink.call_opens();
+        Nested { reader, held: opening.into(), calls_before: sink.calls_started() }
     }
 
     fn committed(&self, sink: &Sink) -> bool {
@@ -225,18 +223,13 @@ impl Nested {
 
     /// Feeds the inner reader; returns the bytes it used and what that came to. The outer
     /// reader returns right after a `feed` that did not come to `Text` (`Reader::feed`: it
-    /// stops at a call's end; the step that commits the inner payload ends where its markup
-    /// so far ends, `Sink::restart_markup`).
+    /// stops at a call's end).
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Nest) {
-        let committed_before = self.committed(sink);
         let step = self.reader.feed(input, eof, sink);
         let used = step.used.min(input.len());
         let committed = self.committed(sink);
-        if !committed_before {
+        if !committed {
             self.held.push_str(&input[..used]);
-            if committed && self.restart {
-                sink.restart_markup(core::mem::take(&mut self.held));
-            }
         }
         match step.status {
             Status::Partial if !eof => (used, Nest::More),

@@ -411,6 +411,14 @@ mod replay {
         super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-muse-left-out-call-markup-split.bin"));
     }
 
+    /// `engine_other` finding: text after a left-out Muse call, before an invoke that was not a
+    /// call, came back twice (released before the invoke and again with the markup given back
+    /// after the left-out call; case `tests/data/muse/fuzz-text-after-a-left-out-call-before-a-broken-invoke-comes-once`).
+    #[test]
+    fn engine_other_muse_text_after_left_out_call() {
+        super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-muse-text-after-left-out-call-twice.bin"));
+    }
+
     /// `engine_json` finding: a `deepseek_v3` call whose arguments break at a code fence is left
     /// out; its `text` took the fence at one chunking and not at another (the reader read the
     /// optional closing fence in the step that ended the call; case

@@ -495,6 +495,10 @@ impl Reader for MessageReader {
                     let found = found.map(|idx| (code(set, idx), set.text(idx).len()));
                     self.emit(route, &rest[..at], sink);
                     i += at;
+                    if i > 0 && found.is_some_and(|(marker, _)| marker == INVOKE) {
+                        // An invoke opens at the first byte of a step (`Sink::call_opens`).
+                        return Step::partial(i);
+                    }
                     let Some((marker, len)) = found else {
                         return if eof { Step::done(i) } else { Step::partial(i) };
                     };

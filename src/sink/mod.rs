@@ -50,9 +50,8 @@ pub struct Sink {
     last_truncation: Option<usize>,
     /// Validates each ended call (with `tools`) as the events are drained.
     validation: Validation,
-    /// The markup of a nested call from its opening marker through the reader step that
-    /// started it (`restart_markup`), for the engine's capture.
-    markup_restart: Option<String>,
+    /// A nested call's markup starts at the current reader step (`call_opens`).
+    markup_restart: bool,
 }
 
 impl Sink {
@@ -66,7 +65,7 @@ impl Sink {
             keep: Keep::from(true),
             last_truncation: None,
             validation: Validation::new(),
-            markup_restart: None,
+            markup_restart: false,
         }
     }
 
@@ -392,24 +391,19 @@ impl Sink {
         self.out.leave_out(pos, markup, at)
     }
 
-    /// A nested call's opening marker was consumed (`reader::Nested`): text held since the
-    /// engine began keeping the markup (see `hold_text`) is content before that call, emitted
-    /// now. True when there was some: the call's markup then starts at its opening
-    /// (`restart_markup`), not with the payload's.
-    pub fn call_opens(&mut self) -> bool {
-        self.out.release_held_if_any()
+    /// A nested call's opening marker was consumed at the first byte of a reader step
+    /// (`reader::Nested`): text held since the engine began keeping the markup (see
+    /// `hold_text`) is content before that call, emitted now; when there was some, the call's
+    /// markup starts at that step (`take_markup_restart`), not with the payload's.
+    pub fn call_opens(&mut self) {
+        if self.out.release_held_if_any() {
+            self.markup_restart = true;
+        }
     }
 
-    /// After `call_opens` returned true, once the nested call started: its markup so far, from
-    /// its opening marker through the end of the reader step that started it. The engine's
-    /// capture takes it in place of what it kept (`take_markup_restart`).
-    pub fn restart_markup(&mut self, markup: String) {
-        self.markup_restart = Some(markup);
-    }
-
-    /// See `restart_markup`; once per restart.
-    pub fn take_markup_restart(&mut self) -> Option<String> {
-        self.markup_restart.take()
+    /// See `call_opens`; once per restart.
+    pub fn take_markup_restart(&mut self) -> bool {
+        core::mem::take(&mut self.markup_restart)
     }
 
     /// Call end events emitted so far.
