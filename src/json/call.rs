@@ -20,7 +20,7 @@ use crate::prelude::*;
 use crate::reader::{CallError, Reader, Status, Step};
 use crate::event::Label;
 use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
-use crate::json::unescape;
+use crate::json::{unescape, unescape_into};
 use crate::sink::Sink;
 
 /// Keys of a JSON call object such as `{"name": "f", "arguments": {...}}`.
@@ -436,6 +436,8 @@ struct WrapperReader {
     keys: usize,
     role: Role,
     name: Option<String>,
+    /// The last call's name buffer (`name`'s memory), for the next name.
+    spare_name: String,
     name_raw: String,
     /// Input bytes of the name's JSON string consumed so far (decides `maxNameBytes`).
     name_len: usize,
@@ -472,6 +474,7 @@ impl WrapperReader {
             keys: 0,
             role: Role::Skip,
             name: None,
+            spare_name: String::new(),
             name_raw: String::new(),
             name_len: 0,
             args_seen: false,
@@ -493,7 +496,10 @@ impl WrapperReader {
     /// Makes this reader what `new(wrapper, strict)` makes, keeping its buffers' memory.
     fn renew(&mut self, wrapper: Wrapper, strict: bool) {
         let mut fresh = WrapperReader::new(wrapper, strict);
-        for (keep, old) in [(&mut fresh.key, &mut self.key), (&mut fresh.name_raw, &mut self.name_raw), (&mut fresh.raw, &mut self.raw), (&mut fresh.pre_text, &mut self.pre_text), (&mut fresh.scratch, &mut self.scratch)] {
+        if let Some(name) = self.name.take() {
+            self.spare_name = name;
+        }
+        for (keep, old) in [(&mut fresh.key, &mut self.key), (&mut fresh.name_raw, &mut self.name_raw), (&mut fresh.raw, &mut self.raw), (&mut fresh.pre_text, &mut self.pre_text), (&mut fresh.scratch, &mut self.scratch), (&mut fresh.spare_name, &mut self.spare_name)] {
             old.clear();
             core::mem::swap(keep, old);
         }
@@ -826,10 +832,14 @@ impl WrapperReader {
                                     match role {
                                         Role::Name => {
                                             let body = &self.name_raw[1..self.name_raw.len() - 1];
-                                            self.name = unescape(body).map(|mut s| {
-                                                crate::text::trim_in_place(&mut s);
-                                                s
-                                            });
+                                            let mut name = self.name.take().unwrap_or_else(|| core::mem::take(&mut self.spare_name));
+                                            name.clear();
+                                            if unescape_into(body, &mut name).is_some() {
+                                                crate::text::trim_in_place(&mut name);
+                                                self.name = Some(name);
+                                            } else {
+                                                self.spare_name = name;
+                                            }
                                             if self.args_done && !self.committed && self.name.is_some() {
                                                 self.commit(sink);
                                             }

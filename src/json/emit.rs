@@ -41,10 +41,18 @@ pub fn needs_escape_in_word(w: u64) -> bool {
 /// Decodes the body of a JSON string literal (no quotes). Returns `None` on an invalid escape.
 /// Lone surrogates decode to U+FFFD.
 pub fn unescape(body: &str) -> Option<String> {
+    let mut out = String::new();
+    unescape_into(body, &mut out).map(|()| out)
+}
+
+/// `unescape` appending to `out` (a reused buffer); `None` on an invalid escape, with `out`
+/// holding what was decoded before it.
+pub fn unescape_into(body: &str, out: &mut String) -> Option<()> {
     if !body.contains('\\') {
-        return Some(body.to_string());
+        out.push_str(body);
+        return Some(());
     }
-    let mut out = String::with_capacity(body.len());
+    out.reserve(body.len());
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {
@@ -82,7 +90,7 @@ pub fn unescape(body: &str) -> Option<String> {
             _ => return None,
         }
     }
-    Some(out)
+    Some(())
 }
 
 fn hex4(chars: &mut core::str::Chars) -> Option<u32> {

@@ -13,7 +13,7 @@ pub(crate) mod emit;
 pub(crate) mod named;
 pub(crate) mod scanner;
 
-pub(crate) use emit::{push_escaped, push_json_string, unescape, ObjectWriter};
+pub(crate) use emit::{push_escaped, push_json_string, unescape, unescape_into, ObjectWriter};
 pub use serde_json::{Number, Value};
 
 /// A JSON object (keys in insertion order).
@@ -33,8 +33,10 @@ pub fn parse(text: &str) -> Result<Value, String> {
 /// its typed-error path (`invalid type: floating point …`), which links core's float formatting
 /// (about 7 KiB of wasm) that no document needs. With `arbitrary_precision`, a number arrives
 /// as a one-entry map keyed by serde_json's private token whose value is the number's text; an
-/// input object spelled that way is read as that number too, like serde_json does, except that
-/// a non-string value under that key stays an ordinary object (serde_json rejects it).
+/// input object spelled that way is read as that number too, like serde_json does, when the
+/// value is a number as serde_json writes it; any other value under that key (a non-string,
+/// `"x"`, `"1E3"`) stays an ordinary object, as in `JSON.parse` (serde_json rejects or rewrites
+/// it).
 struct ValueSeed;
 
 /// serde_json's map key marking a number (`arbitrary_precision`).
@@ -85,8 +87,11 @@ impl<'de> serde_core::de::Visitor<'de> for ValueSeed {
     fn visit_u64<E: serde_core::de::Error>(self, n: u64) -> Result<Value, E> {
         Ok(Value::Number(n.into()))
     }
-    fn visit_f64<E: serde_core::de::Error>(self, n: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
+    // Never called: with `arbitrary_precision`, serde_json's `deserialize_any` gives every
+    // non-integer as text. A `Number` from an f64 would link float formatting, and an error
+    // here would link serde_json's message parsing (about 1 KiB) for a path no input takes.
+    fn visit_f64<E: serde_core::de::Error>(self, _: f64) -> Result<Value, E> {
+        Ok(Value::Null)
     }
     fn visit_str<E: serde_core::de::Error>(self, s: &str) -> Result<Value, E> {
         Ok(Value::String(s.to_owned()))
@@ -110,8 +115,14 @@ impl<'de> serde_core::de::Visitor<'de> for ValueSeed {
         let first_value = map.next_value_seed(ValueSeed)?;
         if first == NUMBER_TOKEN {
             if let Value::String(text) = &first_value {
-                let n: Number = text.parse().map_err(serde_core::de::Error::custom)?;
-                return Ok(Value::Number(n));
+                if number_end(text.as_bytes(), 0) == Some(text.len()) {
+                    // The text is a number as serde_json's scanner writes it, which is what its
+                    // `FromStr` would give back; that `FromStr` also links float formatting
+                    // (zmij, about 3 KiB of gzip wasm) for a branch `arbitrary_precision` never
+                    // takes. `from_string_unchecked` is public but hidden: the checked spelling
+                    // above is its contract.
+                    return Ok(Value::Number(Number::from_string_unchecked(text.clone())));
+                }
             }
         }
         members.insert(first, first_value);
@@ -121,6 +132,37 @@ impl<'de> serde_core::de::Visitor<'de> for ValueSeed {
         }
         Ok(Value::Object(members))
     }
+}
+
+/// The end of the JSON number at `i` spelled as serde_json writes it (`arbitrary_precision`
+/// keeps that text): `-?(0|[1-9][0-9]*)(\.[0-9]+)?(e[+-][0-9]+)?`. `None` when there is none.
+pub(crate) fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |b: &[u8], mut i: usize| {
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > start).then_some(i)
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(b, i)?,
+        _ => return None,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = digits(b, i + 1)?;
+    }
+    // serde_json writes an exponent as `e` and a sign (`1E3` as `1e+3`).
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        if b[i] == b'E' || !matches!(b.get(i + 1), Some(b'+' | b'-')) {
+            return None;
+        }
+        i = digits(b, i + 2)?;
+    }
+    Some(i)
 }
 
 /// Appends the compact JSON text of `v` (serde_json's writer, no intermediate string).

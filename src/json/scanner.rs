@@ -732,7 +732,7 @@ mod tests {
         for doc in [
             r#"{"b": 1, "a": {"x": [1, -2.50, 1e400, 12345678901234567890123]}, "b": null}"#,
             r#"{"$serde_json::private::Number": "12"}"#,
-            r#"{"$serde_json::private::Number": "x"}"#,
+            r#"{"$serde_json::private::Number": "-1.50e+7"}"#,
             r#"{"k": "v", "$serde_json::private::Number": 1}"#,
             "[1, 2,]", "{\"a\" 1}", "\"\\ud800\"", "1 2", "", "[1e]", "{\"a\":1,}",
         ] {
@@ -748,12 +748,23 @@ mod tests {
     }
 
     /// The one documented difference (README, wasm size): serde_json's private number key with
-    /// a non-string value is an ordinary object for `json::parse`, an error for serde_json.
+    /// a value that is not a number as serde_json writes it (a non-string, `"x"`, `"1E3"`) is an
+    /// ordinary object for `json::parse` (as for `JSON.parse`); serde_json rejects or rewrites it.
     #[test]
     fn number_token_with_a_non_string_value_stays_an_object() {
-        let doc = r#"{"$serde_json::private::Number": 12}"#;
-        assert!(serde_json::from_str::<serde_json::Value>(doc).is_err());
-        assert_eq!(crate::json::parse(doc).unwrap().to_string(), r#"{"$serde_json::private::Number":12}"#);
+        for (doc, theirs) in [
+            (r#"{"$serde_json::private::Number": 12}"#, None),
+            (r#"{"$serde_json::private::Number": "x"}"#, None),
+            (r#"{"$serde_json::private::Number": "1E3"}"#, Some("1e+3")),
+            (r#"{"$serde_json::private::Number": "01"}"#, None),
+            (r#"{"$serde_json::private::Number": " 1"}"#, None),
+        ] {
+            let serde = serde_json::from_str::<serde_json::Value>(doc).map(|v| v.to_string());
+            assert_eq!(serde.ok().as_deref(), theirs, "{doc}");
+            let ours = crate::json::parse(doc).unwrap();
+            assert!(matches!(&ours, crate::json::Value::Object(m) if m.len() == 1), "{doc}: {ours}");
+            assert_eq!(crate::json::parse(&ours.to_string()).unwrap(), ours, "{doc}");
+        }
     }
 
     /// Inputs from JSON-ish pieces (valid values, every kind of whitespace ASCII and Unicode

@@ -208,43 +208,12 @@ fn value(b: &[u8], i: usize, depth: usize, escapes: bool) -> Option<usize> {
         b't' => literal(b, i, b"true"),
         b'f' => literal(b, i, b"false"),
         b'n' => literal(b, i, b"null"),
-        _ => number(b, i),
+        _ => crate::json::number_end(b, i),
     }
 }
 
 fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b.get(i..i + word.len()).filter(|w| *w == word).map(|_| i + word.len())
-}
-
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?(e[+-][0-9]+)?` at `i`.
-fn number(b: &[u8], mut i: usize) -> Option<usize> {
-    let digits = |b: &[u8], mut i: usize| {
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        (i > start).then_some(i)
-    };
-    if b.get(i) == Some(&b'-') {
-        i += 1;
-    }
-    i = match b.get(i)? {
-        b'0' => i + 1,
-        b'1'..=b'9' => digits(b, i)?,
-        _ => return None,
-    };
-    if b.get(i) == Some(&b'.') {
-        i = digits(b, i + 1)?;
-    }
-    // serde_json writes an exponent as `e` and a sign (`1E3` as `1e+3`): other forms go the
-    // general way.
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        if b[i] == b'E' || !matches!(b.get(i + 1), Some(b'+' | b'-')) {
-            return None;
-        }
-        i = digits(b, i + 2)?;
-    }
-    Some(i)
 }
 
 /// The end (after the closing quote) of the string at `i`. Without `escapes` a backslash is

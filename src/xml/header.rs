@@ -7,16 +7,19 @@
 //! (`&quot;`, `&amp;`, `&lt;`, `&gt;`, `&apos;`, `&#N;`). Anything else is not a header.
 
 use crate::prelude::*;
-/// A parsed tag header.
+use alloc::borrow::Cow;
+
+/// A parsed tag header, borrowing the header text (a value is owned only when it held an
+/// entity).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Header {
-    pub primary: Option<String>,
-    pub attrs: Vec<(String, String)>,
+pub struct Header<'a> {
+    pub primary: Option<Cow<'a, str>>,
+    pub attrs: Vec<(&'a str, Cow<'a, str>)>,
 }
 
-impl Header {
+impl Header<'_> {
     pub fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.attrs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_ref())
     }
 
     /// The call name or parameter key: the primary value, else a `name`, `key` or `tool`
@@ -32,14 +35,14 @@ fn is_ws(b: u8) -> bool {
 
 /// Parses a header. With `spaces`, a header without `=` or quotes is one primary value that
 /// may contain spaces (Qwen keys like `<parameter=my key>`).
-pub fn parse(h: &str, spaces: bool) -> Option<Header> {
+pub fn parse(h: &str, spaces: bool) -> Option<Header<'_>> {
     let t = h.trim();
     let mut out = Header::default();
     if t.is_empty() {
         return Some(out);
     }
     if spaces && !t.contains(['=', '"', '\'']) {
-        out.primary = Some(t.to_string());
+        out.primary = Some(Cow::Borrowed(t));
         return Some(out);
     }
     let b = t.as_bytes();
@@ -51,7 +54,7 @@ pub fn parse(h: &str, spaces: bool) -> Option<Header> {
     } else {
         let end = token_end(t, 0);
         if !t[..end].contains('=') {
-            out.primary = Some(t[..end].to_string());
+            out.primary = Some(Cow::Borrowed(&t[..end]));
             i = end;
         }
     }
@@ -77,9 +80,9 @@ pub fn parse(h: &str, spaces: bool) -> Option<Header> {
             quoted(t, i)?
         } else {
             let e = token_end(t, i);
-            (t[i..e].to_string(), e)
+            (Cow::Borrowed(&t[i..e]), e)
         };
-        out.attrs.push((key.to_string(), v));
+        out.attrs.push((key, v));
         i = n;
     }
     Some(out)
@@ -102,7 +105,7 @@ fn token_end(t: &str, mut i: usize) -> usize {
 }
 
 /// A quoted value starting at `t[i]` (the quote): (unescaped value, index after the closing quote).
-fn quoted(t: &str, i: usize) -> Option<(String, usize)> {
+fn quoted(t: &str, i: usize) -> Option<(Cow<'_, str>, usize)> {
     let q = t.as_bytes()[i];
     let body = &t[i + 1..];
     let end = body.bytes().position(|b| b == q)?;
@@ -110,9 +113,9 @@ fn quoted(t: &str, i: usize) -> Option<(String, usize)> {
 }
 
 /// Decodes the XML entities of attribute values; unknown entities stay as written.
-pub fn unescape_entities(s: &str) -> String {
+pub fn unescape_entities(s: &str) -> Cow<'_, str> {
     if !s.contains('&') {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -150,7 +153,7 @@ pub fn unescape_entities(s: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -159,12 +162,12 @@ mod tests {
     use crate::prelude::*;
     use super::*;
 
-    fn h(s: &str) -> Option<Header> {
+    fn h(s: &str) -> Option<Header<'_>> {
         parse(s, false)
     }
 
-    fn hd(primary: Option<&str>, attrs: &[(&str, &str)]) -> Option<Header> {
-        Some(Header { primary: primary.map(str::to_string), attrs: attrs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() })
+    fn hd<'a>(primary: Option<&'a str>, attrs: &[(&'a str, &'a str)]) -> Option<Header<'a>> {
+        Some(Header { primary: primary.map(Cow::Borrowed), attrs: attrs.iter().map(|&(k, v)| (k, Cow::Borrowed(v))).collect() })
     }
 
     #[test]
