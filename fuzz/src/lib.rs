@@ -428,6 +428,33 @@ mod replay {
         super::check_engine(super::Group::Json, include_bytes!("../replays/engine_json-deepseek-left-out-call-text-split.bin"));
     }
 
+    /// `engine_pythonic` finding (functiongemma): a quoted value held while its kind was
+    /// undecided turned out to be a string inside a view cut at `maxBufferBytes`, and the cut
+    /// was still read as "needs more buffer" (at one chunking only; case
+    /// `tests/data/functiongemma/fuzz-a-text-that-turns-out-to-stream-is-not-held-to-the-buffer-limit`).
+    #[test]
+    fn engine_pythonic_held_text_streams_past_the_cap() {
+        super::check_engine(super::Group::Pythonic, include_bytes!("../replays/engine_pythonic-functiongemma-held-text-streams-past-the-cap.bin"));
+    }
+
+    /// `engine_xml` finding (k2_horizon): a parameter whose type element never closed came back
+    /// as content without its key markup, and the type text ran past `maxNameBytes` to where the
+    /// chunk ended, swallowing the next call's opening at one chunking (cases
+    /// `tests/data/k2_horizon/fuzz-a-broken-parameter-type-comes-back-as-written`,
+    /// `…/fuzz-a-parameter-type-over-maxnamebytes-fails-at-the-crossing-byte`).
+    #[test]
+    fn engine_xml_k2_horizon_broken_type() {
+        super::check_engine(super::Group::Xml, include_bytes!("../replays/engine_xml-k2-horizon-broken-type-give-back-split.bin"));
+    }
+
+    /// `engine_other` finding (mistral): the first key of a `[TOOL_CALLS]{` object was looked for
+    /// through any whitespace when the input was there and through 64 bytes when a chunk ended
+    /// in it (case `tests/data/mistral/fuzz-whitespace-before-the-first-key-is-bounded-at-every-chunking`).
+    #[test]
+    fn engine_other_mistral_first_key_after_whitespace() {
+        super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-mistral-object-key-after-long-whitespace-split.bin"));
+    }
+
     #[test]
     fn replay() {
         let Ok(case) = std::env::var("FUZZ_CASE") else { return };

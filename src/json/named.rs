@@ -474,12 +474,16 @@ impl MistralReader {
     /// Looks at most 64 bytes of whitespace and `max` bytes of key ahead (the bytes stay unread).
     fn first_key(input: &str, eof: bool, max: usize) -> Result<Option<String>, ()> {
         let b = input.as_bytes();
+        // At most 64 bytes of whitespace, decided at the same byte whatever the chunking.
         let mut i = 1;
-        while i < b.len() && is_ws(b[i]) {
+        while i < b.len() && i <= 64 && is_ws(b[i]) {
             i += 1;
         }
+        if i > 64 {
+            return Ok(None);
+        }
         if i >= b.len() {
-            return if eof || i > 64 { Ok(None) } else { Err(()) };
+            return if eof { Ok(None) } else { Err(()) };
         }
         if b[i] != b'"' {
             return Ok(None);

@@ -634,9 +634,13 @@ impl Values {
             }
             match r {
                 Ok(j) => i = j,
-                Err(Halt::More(j)) if cap.is_some() => {
+                // Cut off by the cap while still held: the value needs more buffer than allowed.
+                Err(Halt::More(j)) if cap.is_some() && self.holding() => {
                     return (j, Status::Failed(CallError::Limit(format!("a value needed more than {max} bytes of buffer"))));
                 }
+                // The token stopped holding within the capped view (a text decided to stream):
+                // read on past the cap, as a chunk that ended there would.
+                Err(Halt::More(j)) if cap.is_some() => i = j,
                 Err(Halt::More(j)) => return (j, Status::More),
                 Err(Halt::Stop(j, s)) => return (j, s),
             }

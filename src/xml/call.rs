@@ -624,7 +624,13 @@ impl Reader for XmlReader {
                 },
                 Part::ParamHeader => {
                     let limit = Self::header_limit(sink);
-                    match self.sets.header.find(rest, eof) {
+                    let hit = self.sets.header.find(rest, eof);
+                    if let Some(at) = over_limit(&mut self.buf, rest, &hit, limit) {
+                        i += at;
+                        self.malformed_param("", sink);
+                        continue;
+                    }
+                    match hit {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
                             i += at;
@@ -662,7 +668,13 @@ impl Reader for XmlReader {
                     let typ = self.part == Part::TypeText;
                     let set = if typ { &self.sets.type_text } else { &self.sets.key };
                     let limit = sink.limits.max_name_bytes;
-                    match set.find(rest, eof) {
+                    let hit = set.find(rest, eof);
+                    if let Some(at) = over_limit(&mut self.buf, rest, &hit, limit) {
+                        i += at;
+                        self.malformed_param("", sink);
+                        continue;
+                    }
+                    match hit {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
                             i += at;
@@ -673,6 +685,9 @@ impl Reader for XmlReader {
                                 continue;
                             }
                             i += len;
+                            // The parameter's markup so far, as written (given back if it breaks).
+                            self.opened.push_str(&self.buf);
+                            self.opened.push_str(set.text(idx));
                             let text = core::mem::take(&mut self.buf).trim().to_string();
                             self.ws = 0;
                             if typ {
@@ -697,18 +712,21 @@ impl Reader for XmlReader {
                     if self.ws + j > MAX_WS {
                         // Too far from a value: the key was not a parameter (decided at the
                         // same byte whatever the chunking).
+                        self.opened.push_str(&rest[..MAX_WS - self.ws]);
                         i += MAX_WS - self.ws;
                         self.ws = 0;
-                        self.buf = core::mem::take(&mut self.key);
+                        self.key.clear();
                         self.malformed_param("", sink);
                         continue;
                     }
                     self.ws += j;
+                    self.opened.push_str(&rest[..j]);
                     match self.sets.after_key.at_start(&rest[j..], eof) {
                         Err(()) => return Step::partial(i + j),
                         Ok(Some(idx)) => {
                             i += j + self.sets.after_key.text(idx).len();
                             if code(&self.sets.after_key, idx) == TYPEOPEN {
+                                self.opened.push_str(self.sets.after_key.text(idx));
                                 self.part = Part::TypeText;
                             } else {
                                 let key = core::mem::take(&mut self.key);
@@ -722,7 +740,7 @@ impl Reader for XmlReader {
                         }
                         Ok(None) => {
                             // A key without a value.
-                            self.buf = core::mem::take(&mut self.key);
+                            self.key.clear();
                             self.ws = 0;
                             self.malformed_param("", sink);
                             i += j;
@@ -778,6 +796,19 @@ impl Reader for XmlReader {
             }
         }
     }
+}
+
+/// A parameter's markup text over `limit` fails at the byte that crosses it, whatever the
+/// chunking: `Some(at)` when `buf` and `rest` up to the `hit` go over, `rest[..at]` taken into `buf`.
+fn over_limit(buf: &mut String, rest: &str, hit: &crate::scan::Hit, limit: usize) -> Option<usize> {
+    use crate::scan::Hit;
+    let end = match *hit {
+        Hit::Found { at, .. } | Hit::Hold { at } => at,
+        Hit::None => rest.len(),
+    };
+    let at = crate::limits::crossing(rest, 0, end, buf.len(), limit)?;
+    buf.push_str(&rest[..at]);
+    Some(at)
 }
 
 #[cfg(test)]
