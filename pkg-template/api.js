@@ -8,8 +8,8 @@ import {
   sniffParser as wasmSniffParser,
   classify as wasmClassify,
   ToolCallParser as WasmParser,
-  wasmMemory,
 } from "./dist/toolwire.js";
+import { memoryBytes, memoryWords, readStopSet } from "./memory.js";
 import * as meta from "./meta.js";
 import { decodeEvents as events } from "./events.js";
 
@@ -66,16 +66,9 @@ export function classify(input, options) {
 
 const utf8In = new TextEncoder();
 const utf8Out = new TextDecoder();
-/** A view of the wasm memory, renewed when the memory grows (which detaches the old buffer). */
-let memoryView = new Uint8Array(0);
-function memory() {
-  if (memoryView.byteLength === 0) memoryView = new Uint8Array(wasmMemory().buffer);
-  return memoryView;
-}
-
 /** A string of `len` bytes of UTF-8 at `ptr` in wasm memory (short ASCII without TextDecoder). */
 function readString(ptr, len) {
-  const m = memory();
+  const m = memoryBytes();
   if (len <= 64) {
     let s = "";
     for (let i = ptr; i < ptr + len; i++) {
@@ -86,13 +79,6 @@ function readString(ptr, len) {
     return s;
   }
   return utf8Out.decode(m.subarray(ptr, ptr + len));
-}
-
-/** A u32 view of the wasm memory (renewed as `memory()` is). */
-let memory32 = new Uint32Array(0);
-function memoryWords() {
-  if (memory32.byteLength === 0) memory32 = new Uint32Array(wasmMemory().buffer);
-  return memory32;
 }
 
 /** At most this many characters of quiet pushes wait for the next call into the wasm. */
@@ -179,7 +165,7 @@ export class ToolCallParser {
       this.#input = wasm.inputBuffer(this.#inputSize);
     }
     const at = this.#input;
-    const m = memory();
+    const m = memoryBytes();
     let len = 0;
     // Short ASCII without TextEncoder; a long text (quiet characters that waited) in one go.
     if (n <= 64) {
@@ -203,11 +189,7 @@ export class ToolCallParser {
     if (this.#quietKind === 0) return;
     this.#quietIndex = w[at + 1];
     this.#quietBudget = Math.min(w[at + 2], PENDING_MAX);
-    const stop = this.#stop;
-    stop[0] = w[at + 3];
-    stop[1] = w[at + 4];
-    stop[2] = w[at + 5];
-    stop[3] = w[at + 6];
+    readStopSet(w, at + 3, this.#stop);
   }
 
   /** Hands the quiet characters waiting to the core (their events were returned already). */

@@ -2,15 +2,9 @@
 // entry. The wasm must be instantiated before a stream is built: the node and workerd entries
 // do it at import; in browsers `await init()` first.
 // As in api.js, options cross into the wasm as JSON text; rewritten SSE crosses as bytes.
-import { SseRewriter as WasmRewriter, rewriteCompletionBody, wasmMemory } from "./dist/toolwire.js";
+import { SseRewriter as WasmRewriter, rewriteCompletionBody } from "./dist/toolwire.js";
 import { ToolCallParser, optionsJson } from "./api.js";
-
-/** A u32 view of the wasm memory, renewed when the memory grows (which detaches the old one). */
-let words = new Uint32Array(0);
-function memoryWords() {
-  if (words.byteLength === 0) words = new Uint32Array(wasmMemory().buffer);
-  return words;
-}
+import { memoryWords, readStopSet } from "./memory.js";
 
 /** `SseRewriter`'s push for chunks nobody changes afterwards (the stream's). */
 const pushOwned = Symbol("pushOwned");
@@ -154,11 +148,7 @@ export class SseRewriter {
     const version = m[at];
     if (version !== 0) {
       this.#budget = Math.min(m[at + 1], PENDING_MAX);
-      const stop = this.#stop;
-      stop[0] = m[at + 2];
-      stop[1] = m[at + 3];
-      stop[2] = m[at + 4];
-      stop[3] = m[at + 5];
+      readStopSet(m, at + 2, this.#stop);
       if (version !== this.#version) {
         const h = wasm.quietHint();
         const v = new DataView(h.buffer, h.byteOffset, h.byteLength);

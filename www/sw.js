@@ -9,7 +9,7 @@ const FILES = [
   "./", "./index.html", "./style.css", "./app.js", "./dom.js", "./store.js", "./state.js", "./inputs.js", "./link.js",
   "./classifier.js", "./classify.js", "./table.js", "./detail.js", "./replay.js", "./worker.js",
   "./recognize.js", "./capture.js", "./wire-view.js", "./profile-view.js",
-  "./examples.json", "./pkg/package.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/events.js", "./pkg/meta.js",
+  "./examples.json", "./pkg/package.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/events.js", "./pkg/memory.js", "./pkg/meta.js",
   "./pkg/stream.browser.js", "./pkg/stream.js",
   "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
 ];
