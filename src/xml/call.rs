@@ -364,14 +364,6 @@ impl XmlReader {
         Step::partial(len)
     }
 
-    /// Appends header or key text; past `limit` it was not a parameter.
-    fn param_text(&mut self, s: &str, limit: usize, sink: &mut Sink) {
-        self.buf.push_str(s);
-        if self.buf.len() > limit {
-            self.malformed_param("", sink);
-        }
-    }
-
     /// The output ended inside the call.
     fn truncated(&mut self, sink: &mut Sink) {
         if let Some(wrap) = self.wrap.take() {
@@ -640,7 +632,7 @@ impl Reader for XmlReader {
                                 continue;
                             }
                             i += marker.len();
-                            let h = header::parse(&self.buf, true).filter(|_| self.buf.len() <= limit);
+                            let h = header::parse(&self.buf, true);
                             match h.as_ref().and_then(|h| h.ident()).map(|k| k.trim().to_string()) {
                                 Some(key) if key.len() > sink.limits.max_name_bytes => {
                                     let msg = format!("a parameter key ran past the {}-byte maxNameBytes limit; kept as text", sink.limits.max_name_bytes);
@@ -655,11 +647,11 @@ impl Reader for XmlReader {
                             }
                         }
                         Hit::Hold { at } => {
-                            self.param_text(&rest[..at], limit, sink);
+                            self.buf.push_str(&rest[..at]);
                             return Step::partial(i + at);
                         }
                         Hit::None => {
-                            self.param_text(rest, limit, sink);
+                            self.buf.push_str(rest);
                             return self.consumed(input.len(), eof, sink);
                         }
                     }
@@ -680,7 +672,7 @@ impl Reader for XmlReader {
                             i += at;
                             let c = code(set, idx);
                             let len = set.text(idx).len();
-                            if !matches!(c, KEYCLOSE | TYPECLOSE) || self.buf.len() > limit {
+                            if !matches!(c, KEYCLOSE | TYPECLOSE) {
                                 self.malformed_param("", sink);
                                 continue;
                             }
@@ -698,11 +690,11 @@ impl Reader for XmlReader {
                             self.part = Part::AfterKey;
                         }
                         Hit::Hold { at } => {
-                            self.param_text(&rest[..at], limit, sink);
+                            self.buf.push_str(&rest[..at]);
                             return Step::partial(i + at);
                         }
                         Hit::None => {
-                            self.param_text(rest, limit, sink);
+                            self.buf.push_str(rest);
                             return self.consumed(input.len(), eof, sink);
                         }
                     }
