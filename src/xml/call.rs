@@ -157,6 +157,8 @@ pub struct XmlReader {
     type_text: Option<String>,
     w: ObjectWriter,
     value: Option<ParamValue>,
+    /// The last ended value, kept for its buffers (`ParamValue::begin`'s `spare`).
+    spent: Option<ParamValue>,
     /// Whitespace consumed after a key element.
     ws: usize,
     gap: Gap,
@@ -203,6 +205,7 @@ impl XmlReader {
             type_text: None,
             w: ObjectWriter::new(),
             value: None,
+            spent: None,
             ws: 0,
             gap: Gap::default(),
             junk_reported: false,
@@ -346,10 +349,10 @@ impl XmlReader {
 
     /// Writes a buffered wrapping parameter as an ordinary one (`end`: its value is complete).
     fn replay(&mut self, wrap: Wrap, end: bool, sink: &mut Sink) {
-        let mut v = ParamValue::begin(&wrap.key, wrap.format_string, self.cfg.trim_newline, &mut self.w, sink);
+        let mut v = ParamValue::begin(self.spent.take(), &wrap.key, wrap.format_string, self.cfg.trim_newline, &mut self.w, sink);
         v.push(&wrap.raw, &mut self.w, sink);
         if end {
-            v.end(&mut self.w, sink);
+            self.spent = Some(v.end(&mut self.w, sink));
         } else {
             self.value = Some(v);
         }
@@ -369,14 +372,17 @@ impl XmlReader {
         if let Some(wrap) = self.wrap.take() {
             self.replay(wrap, false, sink);
         }
-        self.value = None;
+        if let Some(mut v) = self.value.take() {
+            v.flush(sink);
+            self.spent = Some(v);
+        }
         sink.end_call_truncated();
         self.part = Part::Done;
     }
 
     fn end_value(&mut self, sink: &mut Sink) {
         if let Some(v) = self.value.take() {
-            v.end(&mut self.w, sink);
+            self.spent = Some(v.end(&mut self.w, sink));
         }
     }
 
@@ -417,7 +423,7 @@ impl XmlReader {
         if self.may_wrap(key, sink) {
             self.wrap = Some(Wrap { key: key.to_string(), format_string, raw: String::new() });
         } else {
-            self.value = Some(ParamValue::begin(key, format_string, self.cfg.trim_newline, &mut self.w, sink));
+            self.value = Some(ParamValue::begin(self.spent.take(), key, format_string, self.cfg.trim_newline, &mut self.w, sink));
         }
         self.buf.clear();
         self.part = Part::ValueStart;
@@ -458,14 +464,17 @@ impl Reader for XmlReader {
 
     fn reset(&mut self, _bare: bool) -> bool {
         // Field by field as `with_sets` makes them (the pattern names them all): the marker
-        // sets stay where they are and the buffers keep their memory.
+        // sets stay where they are and the buffers keep their memory (a value's too, `spent`).
         let part = XmlReader::first_part(self.cfg);
-        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, ws, gap, junk_reported, wrap, typed } = self;
+        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, spent, ws, gap, junk_reported, wrap, typed } = self;
         for s in [buf, name_ws, opened, key] {
             s.clear();
         }
-        (*p, *name_phase, *type_text, *w, *value, *ws, *gap, *junk_reported, *wrap, *typed) =
-            (part, NamePhase::Before, None, ObjectWriter::new(), None, 0, Gap::default(), false, None, false);
+        if let Some(v) = value.take() {
+            *spent = Some(v);
+        }
+        (*p, *name_phase, *type_text, *w, *ws, *gap, *junk_reported, *wrap, *typed) =
+            (part, NamePhase::Before, None, ObjectWriter::new(), 0, Gap::default(), false, None, false);
         true
     }
 
