@@ -22,6 +22,7 @@
 //! otherwise the parameter is written as any other.
 
 use crate::prelude::*;
+use alloc::borrow::Cow;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
@@ -219,11 +220,13 @@ impl XmlReader {
     }
 
     /// The call name in the tag header read so far, if it is a valid one.
-    fn tag_name(&self, sink: &Sink) -> Option<String> {
-        let h = header::parse(&self.buf, true)?;
-        let n = h.ident()?.trim();
-        let ok = !n.is_empty() && n.len() <= sink.limits.max_name_bytes && !n.chars().any(char::is_control);
-        ok.then(|| n.to_string())
+    fn tag_name<'a>(buf: &'a str, sink: &Sink) -> Option<Cow<'a, str>> {
+        let name = match header::parse(buf, true)?.ident_owned()? {
+            Cow::Borrowed(n) => Cow::Borrowed(n.trim()),
+            Cow::Owned(n) => Cow::Owned(n.trim().to_string()),
+        };
+        let ok = !name.is_empty() && name.len() <= sink.limits.max_name_bytes && !name.chars().any(char::is_control);
+        ok.then_some(name)
     }
 
     /// Appends text-name bytes. `Err(at, error)`: `s[at..]` cannot be part of a name (`error`:
@@ -519,7 +522,10 @@ impl Reader for XmlReader {
                     match hit {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
-                            let Some(name) = self.tag_name(sink) else {
+                            // The name borrows the header text (the buffer goes back after).
+                            let buf = core::mem::take(&mut self.buf);
+                            let Some(name) = Self::tag_name(&buf, sink) else {
+                                self.buf = buf;
                                 let ident = header::parse(&self.buf, true).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
                                     return Step::reject_with(i + at, name_too_long(sink));
@@ -527,18 +533,18 @@ impl Reader for XmlReader {
                                 return Step::reject(i + at);
                             };
                             i += at;
-                            match code(&self.sets.header, idx) {
-                                END => {
-                                    i += self.sets.header.text(idx).len();
-                                    self.start(&name, sink);
-                                }
-                                // A name left unclosed: parameters or the close follow.
-                                PARAM | CLOSE => self.start(&name, sink),
-                                _ => {
-                                    self.start(&name, sink);
-                                    self.close_call(sink);
-                                    return Step::done(i);
-                                }
+                            let c = code(&self.sets.header, idx);
+                            if c == END {
+                                i += self.sets.header.text(idx).len();
+                            }
+                            self.start(&name, sink);
+                            drop(name);
+                            self.buf = buf;
+                            self.buf.clear();
+                            // Else a name left unclosed: parameters or the close follow.
+                            if !matches!(c, END | PARAM | CLOSE) {
+                                self.close_call(sink);
+                                return Step::done(i);
                             }
                         }
                         Hit::Hold { at } => {
@@ -569,6 +575,9 @@ impl Reader for XmlReader {
                         }
                         let name = core::mem::take(&mut self.buf);
                         self.start(&name, sink);
+                        // The buffer keeps its memory for the next name.
+                        self.buf = name;
+                        self.buf.clear();
                     }
                     Hit::Hold { at } => {
                         if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
@@ -598,7 +607,8 @@ impl Reader for XmlReader {
                                 if let Some(wrap) = self.wrap.take() {
                                     self.replay(wrap, true, sink);
                                 }
-                                self.opened = self.sets.between.text(idx).to_string();
+                                self.opened.clear();
+                                self.opened.push_str(self.sets.between.text(idx));
                                 i += len;
                                 self.buf.clear();
                                 self.type_text = None;
@@ -641,18 +651,25 @@ impl Reader for XmlReader {
                                 continue;
                             }
                             i += marker.len();
-                            let h = header::parse(&self.buf, true);
-                            match h.as_ref().and_then(|h| h.ident()).map(|k| k.trim().to_string()) {
-                                Some(key) if key.len() > sink.limits.max_name_bytes => {
+                            // The key borrows the header text (the buffer goes back after).
+                            let buf = core::mem::take(&mut self.buf);
+                            let h = header::parse(&buf, true);
+                            let key = h.as_ref().and_then(|h| h.ident()).map(str::trim);
+                            if let Some(key) = key.filter(|k| k.len() <= sink.limits.max_name_bytes) {
+                                let fs = self.format_string(h.as_ref());
+                                self.begin_value(key, fs, sink);
+                                drop(h);
+                                self.buf = buf;
+                                self.buf.clear();
+                            } else {
+                                let too_long = key.is_some();
+                                drop(h);
+                                self.buf = buf;
+                                if too_long {
                                     let msg = format!("a parameter key ran past the {}-byte maxNameBytes limit; kept as text", sink.limits.max_name_bytes);
                                     sink.call_diag(crate::event::Label::LimitExceeded, msg);
-                                    self.malformed_param(self.cfg.tag_end, sink);
                                 }
-                                Some(key) => {
-                                    let fs = self.format_string(h.as_ref());
-                                    self.begin_value(&key, fs, sink);
-                                }
-                                None => self.malformed_param(self.cfg.tag_end, sink),
+                                self.malformed_param(self.cfg.tag_end, sink);
                             }
                         }
                         Hit::Hold { at } => {
@@ -689,13 +706,15 @@ impl Reader for XmlReader {
                             // The parameter's markup so far, as written (given back if it breaks).
                             self.opened.push_str(&self.buf);
                             self.opened.push_str(set.text(idx));
-                            let text = core::mem::take(&mut self.buf).trim().to_string();
-                            self.ws = 0;
+                            let text = self.buf.trim();
                             if typ {
-                                self.type_text = Some(text);
+                                self.type_text = Some(text.to_string());
                             } else {
-                                self.key = text;
+                                self.key.clear();
+                                self.key.push_str(text);
                             }
+                            self.buf.clear();
+                            self.ws = 0;
                             self.part = Part::AfterKey;
                         }
                         Hit::Hold { at } => {
@@ -733,6 +752,9 @@ impl Reader for XmlReader {
                                 let key = core::mem::take(&mut self.key);
                                 let fs = self.format_string(None);
                                 self.begin_value(&key, fs, sink);
+                                // The buffer keeps its memory for the next key.
+                                self.key = key;
+                                self.key.clear();
                             }
                         }
                         Ok(None) if rest[j..].is_empty() && eof => {
