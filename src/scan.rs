@@ -32,10 +32,20 @@ pub enum Act {
     Other(u8),
 }
 
+/// One marker of a set, with its first (up to) eight bytes as a word and a mask of the bytes
+/// that word holds, so most markers are told apart from the input in one comparison.
+#[derive(Clone, Debug)]
+struct Marker {
+    text: String,
+    act: Act,
+    head: u64,
+    mask: u64,
+}
+
 /// A set of literal markers, each with a meaning.
 #[derive(Clone, Debug)]
 pub struct MarkerSet {
-    markers: Vec<(String, Act)>,
+    markers: Vec<Marker>,
     /// Bytes that start a marker (a bit set).
     first: [u64; 4],
     /// The distinct first bytes (`needles[..n_needles]`) when there are at most `SWAR_MAX` of
@@ -72,7 +82,7 @@ impl MarkerSet {
 
     /// Adds a marker; empty markers and duplicates of an earlier marker are ignored.
     pub fn add(&mut self, text: &str, act: Act) -> &mut Self {
-        if text.is_empty() || self.markers.iter().any(|(m, _)| m == text) {
+        if text.is_empty() || self.markers.iter().any(|m| m.text == text) {
             return self;
         }
         let b = text.as_bytes()[0];
@@ -88,7 +98,11 @@ impl MarkerSet {
         }
         self.first[(b >> 6) as usize] |= 1 << (b & 63);
         self.longest = self.longest.max(text.len());
-        self.markers.push((text.to_string(), act));
+        let n = text.len().min(8);
+        let mut head = [0u8; 8];
+        head[..n].copy_from_slice(&text.as_bytes()[..n]);
+        let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+        self.markers.push(Marker { text: text.to_string(), act, head: u64::from_le_bytes(head), mask });
         self
     }
 
@@ -115,11 +129,11 @@ impl MarkerSet {
     }
 
     pub fn text(&self, idx: usize) -> &str {
-        &self.markers[idx].0
+        &self.markers[idx].text
     }
 
     pub fn act(&self, idx: usize) -> Act {
-        self.markers[idx].1
+        self.markers[idx].act
     }
 
     /// See the module docs. With `eof`, partial markers at the end are not held.
@@ -180,14 +194,36 @@ impl MarkerSet {
     /// The longest marker `rest` starts with, or `Err(())` when a longer one could still
     /// match once more input arrives (a partial marker is longer than any complete one here).
     fn match_at(&self, rest: &[u8], eof: bool) -> Result<Option<usize>, ()> {
+        if let Some(word) = rest.get(..8) {
+            // Eight input bytes at hand: a marker that differs within its first eight bytes is
+            // ruled out by one comparison, one of at most eight bytes matches by it, and a longer
+            // one compares the rest (a marker longer than `rest` can still grow only when `rest`
+            // is its prefix).
+            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            let mut best: Option<(usize, usize)> = None;
+            let mut could_grow = false;
+            for (idx, m) in self.markers.iter().enumerate() {
+                if w & m.mask != m.head {
+                    continue;
+                }
+                let t = m.text.as_bytes();
+                if rest.len() >= t.len() {
+                    if (t.len() <= 8 || rest[8..t.len()] == t[8..]) && best.is_none_or(|(len, _)| t.len() > len) {
+                        best = Some((t.len(), idx));
+                    }
+                } else if t[8..rest.len()] == rest[8..] {
+                    could_grow = true;
+                }
+            }
+            if could_grow && !eof {
+                return Err(());
+            }
+            return Ok(best.map(|(_, idx)| idx));
+        }
         let mut best: Option<(usize, usize)> = None;
         let mut could_grow = false;
-        for (idx, (m, _)) in self.markers.iter().enumerate() {
-            let m = m.as_bytes();
-            // Most markers differ from `rest` in their first two bytes: skip those inline.
-            if rest.len() >= 2 && m.len() >= 2 && (m[0] != rest[0] || m[1] != rest[1]) {
-                continue;
-            }
+        for (idx, m) in self.markers.iter().enumerate() {
+            let m = m.text.as_bytes();
             if rest.len() >= m.len() {
                 if rest.starts_with(m) && best.is_none_or(|(len, _)| m.len() > len) {
                     best = Some((m.len(), idx));
@@ -269,6 +305,39 @@ mod tests {
                         }
                     });
                     assert_eq!(s.find(&text, false), want.unwrap_or(Hit::None), "{ms:?} in {text:?}");
+                }
+            }
+        }
+    }
+
+    /// The word comparison (eight input bytes at hand) decides as a plain prefix comparison
+    /// does, for markers shorter than, as long as and longer than a word, and prefixes of each
+    /// other, on inputs cut at every length.
+    #[test]
+    fn word_match_agrees_with_prefix_match() {
+        let ms = ["<", "<a>", "<|tool|>", "<|tool|>x", "<|tool_call|>", "<|tool_calls|>", "<｜tool▁calls｜>", "[TOOL_CALLS]"];
+        let s = set(&ms);
+        let reference = |rest: &[u8], eof: bool| {
+            let mut best: Option<(usize, usize)> = None;
+            let mut grow = false;
+            for (idx, m) in ms.iter().enumerate() {
+                let m = m.as_bytes();
+                if rest.starts_with(m) && best.is_none_or(|(l, _)| m.len() > l) {
+                    best = Some((m.len(), idx));
+                } else if rest.len() < m.len() && m.starts_with(rest) {
+                    grow = true;
+                }
+            }
+            if grow && !eof { Err(()) } else { Ok(best.map(|(_, i)| i)) }
+        };
+        for m in ms {
+            for tail in ["", "x", "s|>", "abcdefghij", "<|tool|>"] {
+                let text = format!("{m}{tail}");
+                for cut in 0..=text.len() {
+                    for eof in [false, true] {
+                        let rest = &text.as_bytes()[..cut];
+                        assert_eq!(s.match_at(rest, eof), reference(rest, eof), "{text:?} cut at {cut}");
+                    }
                 }
             }
         }

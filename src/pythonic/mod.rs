@@ -138,7 +138,7 @@ pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<cra
     use crate::event::Event;
     let mut sink = crate::sink::Sink::new(limits.clone(), None, String::new(), crate::sink::IdStyle::Prefixed);
     sink.start_call("literal", None);
-    let mut v = values::Values::new(&PySyntax::PYTHON, b')', &mut sink);
+    let mut v = values::Values::new(&PySyntax::PYTHON, b')');
     let input = format!("v={text})");
     let (used, status) = v.feed(&input, true, &mut sink);
     if used != input.len() || !matches!(status, values::Status::Closed) {

@@ -89,8 +89,8 @@ impl CallsReader {
         sink.start_call(name, None);
         self.calls += 1;
         match self.args.as_mut() {
-            Some(v) => v.restart(close, sink),
-            None => self.args = Some(Values::new(self.cfg, close, sink)),
+            Some(v) => v.restart(close),
+            None => self.args = Some(Values::new(self.cfg, close)),
         }
         self.part = Part::Args;
     }

@@ -157,7 +157,6 @@ pub struct Values {
     high: Option<u32>,
     /// Quote token (`Act::Other(0)`) and stop markers (`Act::Other(1)`).
     marks: MarkerSet,
-    scratch: String,
     /// Input bytes consumed while output was deferred or a text collected (`holding`): at
     /// most `max_buffer_bytes`. The limit fails at the input byte that would cross it, so at
     /// the same byte whatever the chunking (`pend` and `text` stay within a small multiple of
@@ -174,29 +173,28 @@ const QUOTE: Act = Act::Other(0);
 const STOP: Act = Act::Other(1);
 
 impl Values {
-    /// Arguments that end at `close` (the opener was consumed by the caller).
-    pub fn new(cfg: &'static PySyntax, close: u8, sink: &mut Sink) -> Values {
+    /// Arguments that end at `close` (the opener was consumed by the caller). Their `{` goes
+    /// to the sink with the first `feed`'s output (one fragment, not two).
+    pub fn new(cfg: &'static PySyntax, close: u8) -> Values {
         let mut marks = MarkerSet::new();
         marks.add(cfg.quote, QUOTE).add_all(cfg.stop, STOP);
         let mut v = Values::with_marks(cfg, close, marks);
         v.out("{");
-        v.send(sink);
         v
     }
 
-    /// Makes these values what `new(self.cfg, close, sink)` would, keeping the marker set.
-    pub fn restart(&mut self, close: u8, sink: &mut Sink) {
+    /// Makes these values what `new(self.cfg, close)` would, keeping the marker set.
+    pub fn restart(&mut self, close: u8) {
         // Every field as `with_marks` makes it (the pattern names them all); the marker set
         // and the buffers' memory are kept.
-        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, scratch, held_in, unread, unsent } = self;
+        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, held_in, unread, unsent } = self;
         stack.clear();
         stack.push(Frame::new(Kind::Args, close, At::Key));
         (*tok, *mode, *caps, *discard, *positional_reported, *high, *held_in) = (Tok::None, TextMode::Stream, 0, false, false, None, 0);
-        for s in [buf, text, pend, key, scratch, unread, unsent] {
+        for s in [buf, text, pend, key, unread, unsent] {
             s.clear();
         }
         self.out("{");
-        self.send(sink);
     }
 
     fn with_marks(cfg: &'static PySyntax, close: u8, marks: MarkerSet) -> Values {
@@ -214,7 +212,6 @@ impl Values {
             key: String::new(),
             high: None,
             marks,
-            scratch: String::new(),
             held_in: 0,
             unread: String::new(),
             unsent: String::new(),
@@ -227,7 +224,6 @@ impl Values {
 
     // ---- output -------------------------------------------------------------------------
 
-    /// Writes JSON text for the sink (`unsent`), or to `pend` while some frame defers.
     /// Writes the JSON of the number literal in `buf` (see `lex::number`); false when it is
     /// not one.
     fn out_number(&mut self) -> bool {
@@ -241,14 +237,21 @@ impl Values {
         ok
     }
 
+    /// Writes JSON text for the sink (`unsent`), or to `pend` while some frame defers.
     fn out(&mut self, s: &str) {
-        if self.discard {
-            return;
+        if let Some(t) = self.target() {
+            t.push_str(s);
         }
-        if self.caps > 0 {
-            self.pend.push_str(s);
+    }
+
+    /// Where JSON text is written now (see `out`): `None` while discarding.
+    fn target(&mut self) -> Option<&mut String> {
+        if self.discard {
+            None
+        } else if self.caps > 0 {
+            Some(&mut self.pend)
         } else {
-            self.unsent.push_str(s);
+            Some(&mut self.unsent)
         }
     }
 
@@ -267,19 +270,15 @@ impl Values {
             return;
         }
         self.flush_high(sink);
-        let mut t = core::mem::take(&mut self.scratch);
-        t.clear();
-        push_escaped(&mut t, s);
-        self.out(&t);
-        self.scratch = t;
+        if let Some(t) = self.target() {
+            push_escaped(t, s);
+        }
     }
 
     fn out_json_string(&mut self, s: &str) {
-        let mut t = core::mem::take(&mut self.scratch);
-        t.clear();
-        push_json_string(&mut t, s);
-        self.out(&t);
-        self.scratch = t;
+        if let Some(t) = self.target() {
+            push_json_string(t, s);
+        }
     }
 
     /// Writes a decoded code point into an open string, pairing surrogate halves.
@@ -389,16 +388,13 @@ impl Values {
         let (n, args) = (f.n, f.kind == Kind::Args);
         f.n += 1;
         f.at = At::Value;
-        // One fragment: `, "key": `.
-        let mut t = core::mem::take(&mut self.scratch);
-        t.clear();
-        if n > 0 {
-            t.push_str(", ");
+        if let Some(t) = self.target() {
+            if n > 0 {
+                t.push_str(", ");
+            }
+            push_json_string(t, key);
+            t.push_str(": ");
         }
-        push_json_string(&mut t, key);
-        t.push_str(": ");
-        self.out(&t);
-        self.scratch = t;
         if args {
             self.key.clear();
             self.key.push_str(key);
