@@ -65,6 +65,11 @@ export class SseRewriter {
   constructor(options?: Omit<SseRewriteOptions, "onDiagnostic"> | string);
   /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */
   push(bytes: Uint8Array): Uint8Array;
+  /**
+   * Like `push` for bytes handed over (not read or changed afterwards, as a stream's chunks):
+   * when the rewrite leaves them as they came, they are returned themselves, not a copy.
+   */
+  pushOwned(bytes: Uint8Array): Uint8Array;
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */
   finish(): Uint8Array;
   /** The diagnostics reported since the last call. */

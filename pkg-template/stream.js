@@ -4,48 +4,36 @@
 // As in api.js, options cross into the wasm as JSON text; rewritten SSE crosses as bytes.
 import { SseRewriter as WasmRewriter, rewriteCompletionBody } from "./dist/toolwire.js";
 import { ToolCallParser, optionsJson } from "./api.js";
-import { memoryWords, readStopSet } from "./memory.js";
+import { memoryBytes, memoryWords } from "./memory.js";
 
-/** `SseRewriter`'s push for chunks nobody changes afterwards (the stream's). */
-const pushOwned = Symbol("pushOwned");
-
-/** At most this many bytes of answered texts wait for the core (then the next chunk goes in). */
-const PENDING_MAX = 1 << 16;
-/** A pending buffer larger than this is not kept after use. */
-const PENDING_KEEP = 1 << 12;
+/** `pushInput`'s answer when the output is the input chunk itself. */
+const VERBATIM = 0xffffffff;
+/** The wasm drops an input buffer larger than this after use (src/wasm.rs `SSE_BUFFER_KEEP`). */
+const INPUT_KEEP = 1 << 16;
+const EMPTY = new Uint8Array(0);
 
 /**
  * The push/finish rewriter under `SseRewriteStream`, for code that does not use Web Streams:
  * `push(bytes)` and `finish()` return rewritten bytes. Free it when done.
  *
- * Quiet runs: after each call into the wasm the core may say (`quietPtr`, `quietHint`;
- * src/sse/rewriter.rs `SseQuiet`) that upstream events made of the same bytes as the last one
- * but for a plain text (ASCII outside a set of bytes, within a byte budget) would each come
- * out as the same event (`verbatim`) or as fixed bytes around that text (the arguments of the
- * open call, reasoning). A network chunk made only of such events is answered here without
- * entering the wasm; their texts go to the choice's parser before the next chunk
- * (`pushAfterQuiet`), so the parser still sees every byte.
+ * One call into the wasm per chunk, no allocation there: the chunk is copied into a reused
+ * input buffer (`inputBuffer`), `pushInput` rewrites it into a reused output buffer and says
+ * where (`outputAt`). Quiet runs (src/sse/rewriter.rs `SseQuiet`, `push_answered`): a chunk
+ * made only of events that are the last one's bytes but for a plain text is answered from
+ * bytes the core wrote once, without parsing; when every such event comes out as it came, the
+ * answer is the chunk itself and nothing is copied out.
  */
 export class SseRewriter {
   #wasm;
-  /** Where the hint's numbers are (a u32 index into the memory) and the hint as read. */
-  #quietAt;
-  #version = 0;
-  #budget = 0;
-  #stop = new Int32Array(4);
-  #verbatim = false;
-  #inPrefix = null;
-  #inSuffix = null;
-  #outPrefix = null;
-  #outSuffix = null;
-  /** Texts of answered events not yet handed to the core (`#pendingLen` bytes of it). */
-  #pending = new Uint8Array(0);
-  #pendingLen = 0;
-  #spans = new Int32Array(16);
+  /** Where `outputAt` is (a u32 index into the memory). */
+  #outAt;
+  /** The input buffer's address and size (0: ask `inputBuffer`). */
+  #inPtr = 0;
+  #inCap = 0;
 
   constructor(options) {
     this.#wasm = new WasmRewriter(optionsJson(options));
-    this.#quietAt = this.#wasm.quietPtr() >>> 2;
+    this.#outAt = this.#wasm.outputAt() >>> 2;
   }
 
   /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */
@@ -54,136 +42,37 @@ export class SseRewriter {
       const got = chunk === null ? "null" : Array.isArray(chunk) ? "an array" : typeof chunk;
       throw new TypeError(`SseRewriter.push: expected the upstream's bytes as a Uint8Array, got ${got}`);
     }
-    const out = this[pushOwned](chunk);
+    const out = this.pushOwned(chunk);
     // A verbatim answer is `chunk` itself: the caller keeps its own bytes.
     return out === chunk ? chunk.slice() : out;
   }
 
-  /** Like `push` for a chunk nobody changes afterwards: a verbatim answer may be `chunk` itself. */
-  [pushOwned](chunk) {
+  /**
+   * Like `push` for bytes the caller hands over (it does not read or change them afterwards,
+   * as with a stream's chunks): when the rewrite leaves them as they came, the answer is
+   * `chunk` itself, not a copy.
+   */
+  pushOwned(chunk) {
+    if (!(chunk instanceof Uint8Array)) return this.push(chunk);
     const wasm = this.#live();
-    if (this.#version !== 0) {
-      const out = this.#answer(chunk);
-      if (out !== null) return out;
-    }
-    let out;
-    if (this.#pendingLen > 0) {
-      out = wasm.pushAfterQuiet(this.#takePending(), chunk);
-    } else {
-      out = wasm.push(chunk);
-    }
-    this.#readQuiet(wasm);
-    return out;
-  }
-
-  /** The answer for a chunk of quiet events, or null when it is not one. */
-  #answer(chunk) {
-    const ip = this.#inPrefix;
-    const is = this.#inSuffix;
-    const stop = this.#stop;
     const n = chunk.length;
-    const ipn = ip.length;
-    const isn = is.length;
-    // Where each event's text is: start, end pairs (a reused buffer).
-    let spans = this.#spans;
-    let k = 0;
-    let at = 0;
-    let texts = 0;
-    while (at < n) {
-      if (at + ipn > n) return null;
-      for (let i = ipn - 1; i >= 0; i--) if (chunk[at + i] !== ip[i]) return null;
-      const start = at + ipn;
-      let j = start;
-      while (j < n) {
-        const b = chunk[j];
-        if (b >= 0x80 || (stop[b >> 5] >>> (b & 31)) & 1) break;
-        j++;
-      }
-      if (j + isn > n) return null;
-      for (let i = 0; i < isn; i++) if (chunk[j + i] !== is[i]) return null;
-      if (k + 2 > spans.length) spans = this.#spans = new Int32Array(spans.length * 2);
-      spans[k++] = start;
-      spans[k++] = j;
-      texts += j - start;
-      at = j + isn;
+    if (n === 0) return EMPTY;
+    if (n > this.#inCap) {
+      this.#inCap = Math.max(n, Math.min(this.#inCap * 2, INPUT_KEEP), 1024);
+      this.#inPtr = wasm.inputBuffer(this.#inCap);
     }
-    if (at === 0 || this.#pendingLen + texts > this.#budget) return null;
-    // The texts wait for the core in a reused buffer.
-    let q = this.#pending;
-    let w = this.#pendingLen;
-    if (w + texts > q.length) {
-      const grown = new Uint8Array(Math.max(q.length * 2, w + texts, 256));
-      grown.set(q.subarray(0, w));
-      q = this.#pending = grown;
-    }
-    for (let i = 0; i < k; i += 2) for (let j = spans[i]; j < spans[i + 1]; j++) q[w++] = chunk[j];
-    this.#pendingLen = w;
-    if (this.#verbatim) return chunk;
-    const op = this.#outPrefix;
-    const os = this.#outSuffix;
-    const out = new Uint8Array((op.length + os.length) * (k >> 1) + texts);
-    w = 0;
-    for (let i = 0; i < k; i += 2) {
-      out.set(op, w);
-      w += op.length;
-      for (let j = spans[i]; j < spans[i + 1]; j++) out[w++] = chunk[j];
-      out.set(os, w);
-      w += os.length;
-    }
-    return out;
-  }
-
-  /** The texts of answered events, joined, and none pending any more. */
-  #takePending() {
-    const q = this.#pending.slice(0, this.#pendingLen);
-    this.#pendingLen = 0;
-    if (this.#pending.length > PENDING_KEEP) this.#pending = new Uint8Array(0);
-    return q;
-  }
-
-  /** Reads the core's quiet-run hint (after every call that took input). */
-  #readQuiet(wasm) {
-    const m = memoryWords();
-    const at = this.#quietAt;
-    const version = m[at];
-    if (version !== 0) {
-      this.#budget = Math.min(m[at + 1], PENDING_MAX);
-      readStopSet(m, at + 2, this.#stop);
-      if (version !== this.#version) {
-        const h = wasm.quietHint();
-        const v = new DataView(h.buffer, h.byteOffset, h.byteLength);
-        const lens = [v.getUint32(4, true), v.getUint32(8, true), v.getUint32(12, true), v.getUint32(16, true)];
-        let o = 20;
-        const part = (len) => h.subarray(o, (o += len));
-        this.#verbatim = v.getUint32(0, true) !== 0;
-        this.#inPrefix = part(lens[0]);
-        this.#inSuffix = part(lens[1]);
-        this.#outPrefix = part(lens[2]);
-        this.#outSuffix = part(lens[3]);
-      }
-    }
-    this.#version = version;
-  }
-
-  /** Hands the texts of answered events to the core (before anything else reaches it). */
-  #flush(wasm) {
-    if (this.#pendingLen === 0) return new Uint8Array(0);
-    const out = wasm.pushAfterQuiet(this.#takePending(), new Uint8Array(0));
-    this.#readQuiet(wasm);
-    return out;
+    memoryBytes().set(chunk, this.#inPtr);
+    const r = wasm.pushInput(n);
+    if (n > INPUT_KEEP) this.#inCap = 0;
+    if (r === VERBATIM) return chunk;
+    if (r === 0) return EMPTY;
+    const ptr = memoryWords()[this.#outAt];
+    return memoryBytes().slice(ptr, ptr + r);
   }
 
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */
   finish() {
-    const wasm = this.#live();
-    const before = this.#flush(wasm);
-    this.#version = 0;
-    const out = wasm.finish();
-    if (before.length === 0) return out;
-    const both = new Uint8Array(before.length + out.length);
-    both.set(before);
-    both.set(out, before.length);
-    return both;
+    return this.#live().finish();
   }
 
   /** The diagnostics reported since the last call: `[{label, message, index?, choice?}]`. */
@@ -301,7 +190,7 @@ export class SseRewriteStream extends TransformStream {
     };
     super(transformer(
       rw,
-      (chunk, c) => enqueue(c, rw[pushOwned](bytes(chunk, "SseRewriteStream"))),
+      (chunk, c) => enqueue(c, rw.pushOwned(bytes(chunk, "SseRewriteStream"))),
       (c) => enqueue(c, rw.finish()),
       report,
     ));

@@ -268,89 +268,82 @@ pub fn classify_js(text: &str, opts: &str) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = SseRewriter)]
 pub struct JsSseRewriter {
     inner: SseRewriter,
-    /// The quiet-run hint as the package reads it (`quietPtr`): version (0: none), byte
-    /// budget, the stop bytes as four u32 words.
-    quiet: [u32; 6],
-    /// The hint whose texts `quietHint` gave last (the version changes with them).
-    last: Option<crate::sse::rewriter::SseQuiet>,
-    version: u32,
+    /// The input buffer the package writes a chunk into (`inputBuffer`, `pushInput`).
+    input: Vec<u8>,
+    /// The last `pushInput` output.
+    output: Vec<u8>,
+    /// Where the last `pushInput` output is (`outputAt`): its address and length.
+    at: [u32; 2],
 }
+
+/// `pushInput`'s answer when the output is the input chunk itself.
+const VERBATIM: u32 = u32::MAX;
+/// Input and output buffers larger than this are not kept after use.
+const SSE_BUFFER_KEEP: usize = 1 << 16;
 
 #[wasm_bindgen(js_class = SseRewriter)]
 impl JsSseRewriter {
     /// Throws on unknown options (the message lists the valid ones).
     #[wasm_bindgen(constructor)]
     pub fn new(opts: &str) -> Result<JsSseRewriter, JsError> {
-        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?), quiet: [0; 6], last: None, version: 0 })
+        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?), input: Vec::new(), output: Vec::new(), at: [0; 2] })
     }
 
     /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         self.inner.push(bytes, &mut out);
-        self.set_quiet();
         out
     }
 
-    /// Like `push`, after the texts (`quiet`, joined) of events the package answered from the
-    /// quiet-run hint (`SseRewriter::push_after_quiet`).
-    #[wasm_bindgen(js_name = pushAfterQuiet)]
-    pub fn push_after_quiet(&mut self, quiet: &[u8], bytes: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let text = core::str::from_utf8(quiet).unwrap_or_default();
-        self.inner.push_after_quiet(text, bytes, &mut out);
-        self.set_quiet();
-        out
+    /// The address of an input buffer of at least `len` bytes in wasm memory, valid until the
+    /// next `inputBuffer` or a `pushInput` of more than 64 KiB (memory growth does not move it).
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, len: usize) -> *mut u8 {
+        if self.input.len() < len {
+            self.input.resize(len, 0);
+        }
+        self.input.as_mut_ptr()
     }
 
-    /// Where the quiet-run hint's numbers are, six u32: its version (0: no hint; it changes
-    /// when `quietHint` would give other bytes), the byte budget, the stop bytes as a 128-bit
-    /// set (bit `b % 32` of word `2 + b / 32`).
-    #[wasm_bindgen(js_name = quietPtr)]
-    pub fn quiet_ptr(&self) -> *const u32 {
-        self.quiet.as_ptr()
+    /// Feeds the first `len` bytes of the input buffer (`SseRewriter::push_answered`: quiet
+    /// events are answered without being parsed); returns `u32::MAX` when the output is those
+    /// bytes themselves, else the output's length (at `outputAt`).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> u32 {
+        if self.output.capacity() > SSE_BUFFER_KEEP {
+            self.output = Vec::new();
+        }
+        self.output.clear();
+        let bytes = self.input.get(..len).unwrap_or(&self.input);
+        let answer = self.inner.push_answered(bytes, &mut self.output);
+        if self.input.len() > SSE_BUFFER_KEEP {
+            self.input = Vec::new();
+        }
+        self.at = [self.output.as_ptr() as u32, self.output.len() as u32];
+        match answer {
+            crate::sse::Answer::Verbatim => VERBATIM,
+            crate::sse::Answer::Written => self.at[1],
+        }
     }
 
-    /// The quiet-run hint's bytes: a verbatim flag and four lengths as u32 (little-endian),
-    /// then the input prefix and suffix and the output prefix and suffix
-    /// (`crate::sse::rewriter::SseQuiet`); empty without a hint.
-    #[wasm_bindgen(js_name = quietHint)]
-    pub fn quiet_hint(&self) -> Vec<u8> {
-        let Some(h) = self.inner.quiet_hint() else { return Vec::new() };
-        let parts = [&h.input_prefix, &h.input_suffix, &h.output_prefix, &h.output_suffix];
-        let mut out = Vec::with_capacity(20 + parts.iter().map(|p| p.len()).sum::<usize>());
-        out.extend_from_slice(&u32::from(h.verbatim).to_le_bytes());
-        for p in parts {
-            out.extend_from_slice(&(p.len() as u32).to_le_bytes());
-        }
-        for p in parts {
-            out.extend_from_slice(p.as_bytes());
-        }
-        out
+    /// Where the last `pushInput` output's address is (a u32, then its length), at a fixed
+    /// address for the rewriter's life.
+    #[wasm_bindgen(js_name = outputAt)]
+    pub fn output_at(&self) -> *const u32 {
+        self.at.as_ptr()
     }
 
-    fn set_quiet(&mut self) {
-        let Some(h) = self.inner.quiet_hint() else {
-            self.quiet = [0; 6];
-            return;
-        };
-        let same = self.last.as_ref().is_some_and(|l| {
-            (l.verbatim, &l.input_prefix, &l.input_suffix, &l.output_prefix, &l.output_suffix, l.stop)
-                == (h.verbatim, &h.input_prefix, &h.input_suffix, &h.output_prefix, &h.output_suffix, h.stop)
-        });
-        if !same {
-            self.version = self.version.wrapping_add(1).max(1);
-            self.last = Some(h.clone());
-        }
-        let stop = h.stop.0;
-        self.quiet = [self.version, u32::try_from(h.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32];
+    /// How many chunks `pushInput` answered from the quiet-run hint.
+    #[wasm_bindgen(js_name = quietChunks)]
+    pub fn quiet_chunks(&self) -> usize {
+        self.inner.quiet_chunks()
     }
 
     /// Ends the stream: flushes held text and open calls of choices that got no finish.
     pub fn finish(&mut self) -> Vec<u8> {
         let mut out = Vec::new();
         self.inner.finish(&mut out);
-        self.quiet = [0; 6];
         out
     }
 

@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use toolwire::sse::{SseOptions, SseRewriter};
+use toolwire::sse::{Answer, SseOptions, SseRewriter};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sse/");
 
@@ -324,55 +324,29 @@ fn show() {
     print!("{}", String::from_utf8_lossy(&rewrite(&case["options"], &[&input])));
 }
 
-/// The package's quiet-run path for SSE (`pkg-template/stream.js`), simulated: a network chunk
-/// made of whole events that `quiet_hint()` admits is answered from the hint's templates, the
-/// events' texts going in with the next real push (`push_after_quiet`). Asserts that every
-/// chunk's output (and the finish's) is what a plain rewriter writes for it; returns how many
-/// chunks were answered.
+/// The quiet-run path for SSE (`SseRewriter::push_answered`, the package's `pushInput`): a
+/// network chunk made of whole events that the quiet-run hint admits is answered from the
+/// hint's bytes, the events' texts going to the parser before the next input. Asserts that
+/// every chunk's output (and the finish's) is what a plain rewriter writes for it; returns how
+/// many chunks were answered.
 fn check_quiet(options: &Value, chunks: &[&[u8]], what: &str) -> usize {
     let mut plain = rewriter(options);
     let mut fast = rewriter(options);
-    let mut pending = String::new();
-    let mut answered = 0;
     for (n, chunk) in chunks.iter().enumerate() {
         let mut want = Vec::new();
         plain.push(chunk, &mut want);
-        let quiet = fast.quiet_hint().and_then(|h| {
-            let (mut out, mut texts, mut at) = (Vec::new(), String::new(), 0);
-            while at < chunk.len() {
-                let rest = chunk[at..].strip_prefix(h.input_prefix.as_bytes())?;
-                let len = rest.iter().position(|&b| h.stop.has(b))?;
-                rest[len..].starts_with(h.input_suffix.as_bytes()).then_some(())?;
-                let text = std::str::from_utf8(&rest[..len]).ok()?;
-                out.extend_from_slice(h.output_prefix.as_bytes());
-                out.extend_from_slice(text.as_bytes());
-                out.extend_from_slice(h.output_suffix.as_bytes());
-                texts.push_str(text);
-                at += h.input_prefix.len() + len + h.input_suffix.len();
-            }
-            (at > 0 && pending.len() + texts.len() <= h.budget).then_some((out, texts))
-        });
-        let got = match quiet {
-            Some((out, texts)) => {
-                answered += 1;
-                pending.push_str(&texts);
-                out
-            }
-            None => {
-                let mut out = Vec::new();
-                fast.push_after_quiet(&pending, chunk, &mut out);
-                pending.clear();
-                out
-            }
-        };
+        let mut got = Vec::new();
+        if fast.push_answered(chunk, &mut got) == Answer::Verbatim {
+            assert!(got.is_empty(), "{what}: chunk {n}: a verbatim answer appended bytes");
+            got = chunk.to_vec();
+        }
         assert!(got == want, "{what}: chunk {n}: quiet path wrote\n{}\nnot\n{}", String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
     }
     let (mut got, mut want) = (Vec::new(), Vec::new());
-    fast.push_after_quiet(&pending, &[], &mut got);
     fast.finish(&mut got);
     plain.finish(&mut want);
     assert!(got == want, "{what}: finish differs");
-    answered
+    fast.quiet_chunks()
 }
 
 /// Every event as its own network chunk, 8 events a chunk, every byte split near line ends.

@@ -17,7 +17,7 @@ pub mod rewriter;
 
 pub use completion::{rewrite_completion, Rewritten};
 pub use decoder::Decoder;
-pub use rewriter::SseRewriter;
+pub use rewriter::{Answer, SseRewriter};
 
 use crate::event::{push_u64, push_usize, Label};
 use crate::json::push_json_string;

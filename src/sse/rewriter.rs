@@ -194,6 +194,25 @@ pub struct SseRewriter {
     prefix: fast::Prefix,
     /// The quiet-run hint after the last push (`quiet_hint`).
     hint: Option<SseQuiet>,
+    /// Texts of events `push_answered` answered from the hint, not yet given to the parser.
+    quiet_texts: String,
+    /// Chunks `push_answered` answered from the hint (`quiet_chunks`).
+    quiet_chunks: usize,
+}
+
+/// At most this many bytes of answered texts wait for the parser (then a chunk goes the
+/// plain way).
+const QUIET_TEXTS_MAX: usize = 1 << 16;
+/// A texts buffer larger than this is not kept after use.
+const QUIET_TEXTS_KEEP: usize = 1 << 12;
+
+/// What `SseRewriter::push_answered` did with a chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The output is the chunk itself; nothing was appended.
+    Verbatim,
+    /// The output was appended.
+    Written,
 }
 
 /// The SSE form of the quiet-run hint (`crate::quiet`): after a push that ended with a
@@ -201,8 +220,8 @@ pub struct SseRewriter {
 /// are the same bytes but for their text (`input_prefix` + text + `input_suffix`, the text
 /// ASCII outside `stop`, at most `budget` bytes in all) would each come out as
 /// `output_prefix` + text + `output_suffix` (the same event when `verbatim`), their text going
-/// to choice `slot`'s parser and nothing else changing. The package answers such events in JS
-/// and hands their texts to the parser with the next push (`push_after_quiet`).
+/// to choice `slot`'s parser and nothing else changing. `push_answered` answers such events
+/// from these bytes and hands their texts to the parser before the next input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SseQuiet {
     slot: usize,
@@ -236,6 +255,8 @@ impl SseRewriter {
             fast_events: 0,
             prefix: fast::Prefix::default(),
             hint: None,
+            quiet_texts: String::new(),
+            quiet_chunks: 0,
         }
     }
 
@@ -244,6 +265,7 @@ impl SseRewriter {
         if self.finished {
             return;
         }
+        self.flush_quiet();
         let mut items = core::mem::take(&mut self.items);
         self.decoder.push(bytes, &mut items);
         for item in items.drain(..) {
@@ -261,21 +283,90 @@ impl SseRewriter {
         self.hint.as_ref()
     }
 
-    /// Like `push`, after the texts of quiet events the caller answered from `quiet_hint()`
-    /// (`quiet`, joined): they go to the hinted choice's parser first, their events left out.
-    pub fn push_after_quiet(&mut self, quiet: &str, bytes: &[u8], out: &mut Vec<u8>) {
-        if !quiet.is_empty() {
-            let slot = self.hint.as_ref().map(|h| h.slot);
-            if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
-                let mut events = Vec::new();
-                p.push_after_quiet(quiet, quiet.len(), &mut events);
-                debug_assert!(events.is_empty(), "quiet SSE texts gave events: {events:?}");
-            } else {
-                debug_assert!(false, "quiet SSE texts without a hint");
-            }
-            self.hint = None;
+    /// Like `push`, with the same output, but a chunk made only of whole events that the
+    /// quiet-run hint admits (see [`SseQuiet`]) is answered from the hint's bytes without
+    /// reading it as SSE or JSON: `Verbatim` when every such event comes out as it came (then
+    /// nothing is appended: the output is `bytes`). Their texts wait (at most 64 KiB) and go
+    /// to the choice's parser before any later input, so it still reads every byte.
+    pub fn push_answered(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Answer {
+        if let Some(answer) = self.answer_quiet(bytes, out) {
+            self.quiet_chunks += 1;
+            return answer;
         }
         self.push(bytes, out);
+        Answer::Written
+    }
+
+    /// The quiet answer for `bytes` (see `push_answered`), or `None` with nothing changed.
+    fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Option<Answer> {
+        let h = self.hint.as_ref()?;
+        let (ip, is) = (h.input_prefix.as_bytes(), h.input_suffix.as_bytes());
+        let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(self.quiet_texts.len())?;
+        let (out_len, texts_len) = (out.len(), self.quiet_texts.len());
+        // The stop set as two words (a `u128` shift is a call in the wasm build).
+        let stop = [h.stop.0 as u64, (h.stop.0 >> 64) as u64];
+        let stops = |stop: [u64; 2], b: u8| b >= 0x80 || (stop[usize::from(b >> 6)] >> (b & 63)) & 1 != 0;
+        let mut at = 0;
+        let mut ok = !bytes.is_empty();
+        while ok && at < bytes.len() {
+            let rest = &bytes[at..];
+            ok = same_bytes(rest, ip);
+            if !ok {
+                break;
+            }
+            let body = &rest[ip.len()..];
+            let mut len = 0;
+            while len < body.len() && !stops(stop, body[len]) {
+                len += 1;
+            }
+            ok = same_bytes(&body[len..], is) && self.quiet_texts.len() - texts_len + len <= room;
+            if !ok {
+                break;
+            }
+            // ASCII outside the stop set: the bytes are UTF-8.
+            let text = core::str::from_utf8(&body[..len]).unwrap_or_default();
+            self.quiet_texts.push_str(text);
+            if !h.verbatim {
+                out.extend_from_slice(h.output_prefix.as_bytes());
+                out.extend_from_slice(text.as_bytes());
+                out.extend_from_slice(h.output_suffix.as_bytes());
+            }
+            at += ip.len() + len + is.len();
+        }
+        if !ok {
+            out.truncate(out_len);
+            self.quiet_texts.truncate(texts_len);
+            return None;
+        }
+        Some(if h.verbatim { Answer::Verbatim } else { Answer::Written })
+    }
+
+    /// Hands the texts of answered events to the hinted choice's parser (their events left
+    /// out: the answers were them).
+    fn flush_quiet(&mut self) {
+        if self.quiet_texts.is_empty() {
+            return;
+        }
+        let slot = self.hint.as_ref().map(|h| h.slot);
+        if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
+            let mut events = Vec::new();
+            p.push_after_quiet(&self.quiet_texts, self.quiet_texts.len(), &mut events);
+            debug_assert!(events.is_empty(), "quiet SSE texts gave events: {events:?}");
+        } else {
+            debug_assert!(false, "quiet SSE texts without a hint");
+        }
+        self.hint = None;
+        if self.quiet_texts.capacity() > QUIET_TEXTS_KEEP {
+            self.quiet_texts = String::new();
+        } else {
+            self.quiet_texts.clear();
+        }
+    }
+
+    /// How many chunks `push_answered` answered from the quiet-run hint (tests check that the
+    /// path is taken).
+    pub fn quiet_chunks(&self) -> usize {
+        self.quiet_chunks
     }
 
     /// Ends the stream: flushes choices that got no finish, then an event cut off by the end
@@ -284,6 +375,7 @@ impl SseRewriter {
         if self.finished {
             return;
         }
+        self.flush_quiet();
         self.hint = None;
         let mut items = core::mem::take(&mut self.items);
         self.decoder.finish(&mut items);
@@ -880,6 +972,35 @@ impl SseRewriter {
 }
 
 /// A choice's text field: `delta.content` (chat) or `text` (completions).
+/// True when `bytes` starts with `prefix`, eight bytes a step (the envelopes compared are
+/// about 200 bytes; in the size-optimised wasm build, `starts_with` and iterator adapters are
+/// calls and byte loops).
+#[inline(always)]
+fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
+    let n = prefix.len();
+    let Some(b) = bytes.get(..n) else { return false };
+    let mut i = 0;
+    while i + 8 <= n {
+        if word(b, i) != word(prefix, i) {
+            return false;
+        }
+        i += 8;
+    }
+    while i < n {
+        if b[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The eight bytes of `s` at `i`, as one word.
+#[inline(always)]
+fn word(s: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
+}
+
 fn text_slot(choice: &mut Map, style: Style) -> Option<&mut Value> {
     match style {
         Style::Chat => choice.get_mut("delta")?.as_object_mut()?.get_mut("content"),

@@ -119,8 +119,9 @@ test("pushBytes and finish hand the waiting quiet characters to the core first",
   assert.equal(end.arguments, '{"a": "xyzw"}');
 });
 
-// The SSE form (pkg-template/stream.js `SseRewriter`): network chunks of whole events that the
-// core's hint admits are answered in JS; every chunk's output must be the bare binding's.
+// The SSE form (pkg-template/stream.js `SseRewriter` over `pushInput`, src/sse/rewriter.rs
+// `push_answered`): network chunks of whole events that the core's hint admits are answered
+// without parsing; every chunk's output must be the bare binding's plain `push`.
 const { SseRewriter: BareRewriter } = await import(join(pkg, "dist/toolwire.js"));
 const { SseRewriter } = await import("toolwire/stream");
 const sseDir = join(dirname(fileURLToPath(import.meta.url)), "../sse");
@@ -129,13 +130,11 @@ const sseDir = join(dirname(fileURLToPath(import.meta.url)), "../sse");
 function compareSse(name, options, chunks) {
   const fast = new SseRewriter(options);
   const slow = new BareRewriter(JSON.stringify(options));
-  let answered = 0;
+  const before = sseAnswered;
   try {
     for (const [i, chunk] of chunks.entries()) {
       const want = Buffer.from(slow.push(chunk)).toString();
-      const before = sseCalls;
       const got = Buffer.from(fast.push(chunk)).toString();
-      answered += sseCalls === before ? 1 : 0;
       assert.equal(got, want, `${name}: chunk ${i}`);
     }
     assert.equal(Buffer.from(fast.finish()).toString(), Buffer.from(slow.finish()).toString(), `${name}: finish`);
@@ -143,16 +142,17 @@ function compareSse(name, options, chunks) {
     fast.free();
     slow.free();
   }
-  return answered;
+  return sseAnswered - before;
 }
-let sseCalls = 0;
-for (const m of ["push", "pushAfterQuiet"]) {
-  const f = BareRewriter.prototype[m];
-  BareRewriter.prototype[m] = function (...args) {
-    sseCalls++;
-    return f.apply(this, args);
-  };
-}
+// Counts the chunks the package's rewriters had answered from the hint.
+let sseAnswered = 0;
+const pushSse = BareRewriter.prototype.pushInput;
+BareRewriter.prototype.pushInput = function (...args) {
+  const before = this.quietChunks();
+  const r = pushSse.apply(this, args);
+  sseAnswered += this.quietChunks() - before;
+  return r;
+};
 
 /** `input` (bytes) cut into events, joined `per` to a network chunk. */
 function eventChunks(input, per) {
@@ -183,4 +183,20 @@ test("SseRewriter: the quiet path writes what the rewriter writes, on every reco
       if (!options.limits) assert.ok(answered > chunks.length * 0.8, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
     }
   }
+});
+
+test("SseRewriter: chunks larger than the kept input buffer, between small ones, write what the rewriter writes", () => {
+  const value = "lorem ipsum dolor sit amet, ".repeat(3000);
+  const text = `Sure. <tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call> Done.`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < text.length; i += 4) sse += `data: ${head}{"content":${JSON.stringify(text.slice(i, i + 4))}},"finish_reason":null}]}\n\n`;
+  sse += `data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`;
+  const events = eventChunks(new TextEncoder().encode(sse), 1);
+  const join = (list) => new Uint8Array(Buffer.concat(list));
+  // Small chunks, one of about 200 KB, small chunks again, one of about 100 KB, the rest.
+  const chunks = [...events.slice(0, 300), join(events.slice(300, 2000)), ...events.slice(2000, 2300), join(events.slice(2300, 3000)), ...events.slice(3000)];
+  assert.ok(chunks.some((c) => c.length > 150_000));
+  const answered = compareSse("large chunks", { parser: "hermes" }, chunks);
+  assert.ok(answered > 300, `${answered} chunks answered`);
 });

@@ -164,11 +164,12 @@ function rewriteStream(body, { onDiagnostic, ...options }) {
       rw.free();
     }
   };
-  // The last two bytes written: "\n\n" at an event boundary.
-  let tail = "\n\n";
+  // The last two bytes written (0x0a0a, "\n\n": at an event boundary).
+  let tail = 0x0a0a;
   const emit = (controller, bytes) => {
-    if (!bytes.length) return;
-    tail = (tail + String.fromCharCode(...bytes.subarray(-2))).slice(-2);
+    const n = bytes.length;
+    if (!n) return;
+    tail = n > 1 ? (bytes[n - 2] << 8) | bytes[n - 1] : ((tail & 0xff) << 8) | bytes[0];
     controller.enqueue(bytes);
   };
   return new ReadableStream({
@@ -184,7 +185,8 @@ function rewriteStream(body, { onDiagnostic, ...options }) {
         }
         if (broken !== null || read.done) break;
         try {
-          const out = rw.push(read.value);
+          // The upstream's chunks are ours: an unchanged one is passed on, not copied.
+          const out = rw.pushOwned(read.value);
           report();
           if (out.length) return emit(controller, out);
         } catch (e) {
@@ -195,7 +197,7 @@ function rewriteStream(body, { onDiagnostic, ...options }) {
       try {
         emit(controller, rw.finish());
         report();
-        if (broken !== null && tail === "\n\n") {
+        if (broken !== null && tail === 0x0a0a) {
           const note = JSON.stringify({ message: `the upstream stream broke: ${broken}` });
           controller.enqueue(new TextEncoder().encode(`: toolwire truncation ${note}\n\n`));
         }
