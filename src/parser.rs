@@ -199,12 +199,15 @@ pub struct ToolCallParser {
 
 impl ToolCallParser {
     pub fn new(opts: &Options) -> Result<ToolCallParser, Error> {
+        ToolCallParser::with_tools(opts, tools_of(opts)?)
+    }
+
+    /// `new` with `opts.tools` already read (`tools_of`; a host that builds many parsers from
+    /// the same options reads them once and gives each parser `Tools::fresh`): `opts.tools`
+    /// itself is not read.
+    pub fn with_tools(opts: &Options, tools: Option<Tools>) -> Result<ToolCallParser, Error> {
         let family = resolve_family(&opts.parser, opts.model.as_deref())?;
         let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
-        let tools = match &opts.tools {
-            None | Some(crate::json::Value::Null) => None,
-            Some(v) => Some(Tools::from_json_with(v, opts.pattern_engine).map_err(Error)?),
-        };
         let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)? {
             Some(e) => e,
             None => Engine::new(&family.syntax, reasoning, opts.thinking),
@@ -382,6 +385,14 @@ impl ToolCallParser {
     /// The bound on `held_len`: text is held only while it may start a marker.
     pub fn hold_bound(&self) -> usize {
         self.engine.hold_bound()
+    }
+}
+
+/// The tools of `opts` (`opts.tools`, patterns compiled with `opts.pattern_engine`).
+pub fn tools_of(opts: &Options) -> Result<Option<Tools>, Error> {
+    match &opts.tools {
+        None | Some(crate::json::Value::Null) => Ok(None),
+        Some(v) => Tools::from_json_with(v, opts.pattern_engine).map(Some).map_err(Error),
     }
 }
 

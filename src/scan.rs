@@ -32,15 +32,18 @@ pub enum Act {
     Other(u8),
 }
 
-/// One marker of a set, with its first (up to) eight bytes as a word and a mask of the bytes
-/// that word holds, so most markers are told apart from the input in one comparison.
+/// One marker of a set, with its first (up to) sixteen bytes as two words and masks of the
+/// bytes they hold, so a marker is told apart from the input in one or two comparisons.
 #[derive(Clone, Debug)]
 struct Marker {
     text: String,
     act: Act,
-    head: u64,
-    mask: u64,
+    head: [u64; 2],
+    mask: [u64; 2],
 }
+
+/// `HEAD` bytes of a marker are compared as words.
+const HEAD: usize = 16;
 
 /// A set of literal markers, each with a meaning.
 #[derive(Clone, Debug)]
@@ -98,11 +101,13 @@ impl MarkerSet {
         }
         self.first[(b >> 6) as usize] |= 1 << (b & 63);
         self.longest = self.longest.max(text.len());
-        let n = text.len().min(8);
-        let mut head = [0u8; 8];
+        let n = text.len().min(HEAD);
+        let mut head = [0u8; HEAD];
         head[..n].copy_from_slice(&text.as_bytes()[..n]);
-        let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
-        self.markers.push(Marker { text: text.to_string(), act, head: u64::from_le_bytes(head), mask });
+        let mut mask = [0u8; HEAD];
+        mask[..n].fill(0xFF);
+        let word = |b: &[u8; HEAD], k: usize| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
+        self.markers.push(Marker { text: text.to_string(), act, head: [word(&head, 0), word(&head, 1)], mask: [word(&mask, 0), word(&mask, 1)] });
         self
     }
 
@@ -194,24 +199,25 @@ impl MarkerSet {
     /// The longest marker `rest` starts with, or `Err(())` when a longer one could still
     /// match once more input arrives (a partial marker is longer than any complete one here).
     fn match_at(&self, rest: &[u8], eof: bool) -> Result<Option<usize>, ()> {
-        if let Some(word) = rest.get(..8) {
-            // Eight input bytes at hand: a marker that differs within its first eight bytes is
-            // ruled out by one comparison, one of at most eight bytes matches by it, and a longer
-            // one compares the rest (a marker longer than `rest` can still grow only when `rest`
-            // is its prefix).
-            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        if rest.len() >= HEAD {
+            // Sixteen input bytes at hand: a marker that differs within its first sixteen bytes
+            // is ruled out by a comparison or two, one of at most sixteen bytes matches by them,
+            // and a longer one compares the rest (a marker longer than `rest` can still grow only
+            // when `rest` is its prefix).
+            let word = |k: usize| u64::from_le_bytes(rest[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
+            let (w0, w1) = (word(0), word(1));
             let mut best: Option<(usize, usize)> = None;
             let mut could_grow = false;
             for (idx, m) in self.markers.iter().enumerate() {
-                if w & m.mask != m.head {
+                if w0 & m.mask[0] != m.head[0] || w1 & m.mask[1] != m.head[1] {
                     continue;
                 }
                 let t = m.text.as_bytes();
                 if rest.len() >= t.len() {
-                    if (t.len() <= 8 || rest[8..t.len()] == t[8..]) && best.is_none_or(|(len, _)| t.len() > len) {
+                    if (t.len() <= HEAD || rest[HEAD..t.len()] == t[HEAD..]) && best.is_none_or(|(len, _)| t.len() > len) {
                         best = Some((t.len(), idx));
                     }
-                } else if t[8..rest.len()] == rest[8..] {
+                } else if t[HEAD..rest.len()] == rest[HEAD..] {
                     could_grow = true;
                 }
             }
@@ -224,6 +230,10 @@ impl MarkerSet {
         let mut could_grow = false;
         for (idx, m) in self.markers.iter().enumerate() {
             let m = m.text.as_bytes();
+            // Most markers differ from `rest` in their first two bytes: skip those inline.
+            if rest.len() >= 2 && m.len() >= 2 && (m[0] != rest[0] || m[1] != rest[1]) {
+                continue;
+            }
             if rest.len() >= m.len() {
                 if rest.starts_with(m) && best.is_none_or(|(len, _)| m.len() > len) {
                     best = Some((m.len(), idx));
@@ -310,12 +320,12 @@ mod tests {
         }
     }
 
-    /// The word comparison (eight input bytes at hand) decides as a plain prefix comparison
+    /// The word comparison (sixteen input bytes at hand) decides as a plain prefix comparison
     /// does, for markers shorter than, as long as and longer than a word, and prefixes of each
     /// other, on inputs cut at every length.
     #[test]
     fn word_match_agrees_with_prefix_match() {
-        let ms = ["<", "<a>", "<|tool|>", "<|tool|>x", "<|tool_call|>", "<|tool_calls|>", "<｜tool▁calls｜>", "[TOOL_CALLS]"];
+        let ms = ["<", "<a>", "<|tool|>", "<|tool|>x", "<|tool_call|>", "<|tool_calls|>", "<｜tool▁calls｜>", "[TOOL_CALLS]", "0123456789abcdef", "0123456789abcdefg", "0123456789abcdefgh"];
         let s = set(&ms);
         let reference = |rest: &[u8], eof: bool| {
             let mut best: Option<(usize, usize)> = None;
@@ -331,7 +341,7 @@ mod tests {
             if grow && !eof { Err(()) } else { Ok(best.map(|(_, i)| i)) }
         };
         for m in ms {
-            for tail in ["", "x", "s|>", "abcdefghij", "<|tool|>"] {
+            for tail in ["", "x", "s|>", "abcdefghij", "<|tool|>", "0123456789abcdefghijklmnop"] {
                 let text = format!("{m}{tail}");
                 for cut in 0..=text.len() {
                     for eof in [false, true] {

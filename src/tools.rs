@@ -3,6 +3,8 @@
 use crate::prelude::*;
 use crate::event::Label;
 use crate::json::Value;
+use alloc::rc::Rc;
+use core::cell::Cell;
 
 /// One declared tool.
 #[derive(Clone, Debug)]
@@ -12,12 +14,18 @@ pub struct Tool {
     pub parameters: Value,
     /// Its `pattern`s and `patternProperties` keys, compiled once.
     pub patterns: crate::schema::pattern::Patterns,
+    /// Where its patterns' "not checked" flags start in `Tools::reported`.
+    reported_at: usize,
 }
 
-/// Declared tools, looked up by name.
+/// Declared tools, looked up by name. The definitions are shared (`Rc`): `fresh` gives
+/// another parser the same compiled tools without reading them again; what validation
+/// remembers per parser (the "not checked" notes given) is each one's own.
 #[derive(Clone, Debug, Default)]
 pub struct Tools {
-    list: Vec<Tool>,
+    list: Rc<[Tool]>,
+    /// Whether each pattern's "not checked" note was given, every tool's patterns in a row.
+    reported: Vec<Cell<bool>>,
 }
 
 impl Tools {
@@ -32,15 +40,23 @@ impl Tools {
     pub fn from_json_with(v: &Value, engine: Option<crate::schema::pattern::HostEngine>) -> Result<Tools, String> {
         let arr = v.as_array().ok_or_else(|| "`tools` must be an array of tool definitions".to_string())?;
         let mut list = Vec::new();
+        let mut patterns_seen = 0;
         for t in arr {
             let f = t.get("function").unwrap_or(t);
             let Some(name) = f.get("name").and_then(Value::as_str) else { continue };
             let parameters = f.get("parameters").cloned().unwrap_or(Value::Object(Default::default()));
             let mut patterns = crate::schema::pattern::Patterns::with_engine(engine);
             patterns.collect(&parameters);
-            list.push(Tool { name: name.to_string(), parameters, patterns });
+            let reported_at = patterns_seen;
+            patterns_seen += patterns.len();
+            list.push(Tool { name: name.to_string(), parameters, patterns, reported_at });
         }
-        Ok(Tools { list })
+        Ok(Tools { list: list.into(), reported: vec![Cell::new(false); patterns_seen] })
+    }
+
+    /// The same tools, shared, with no note given yet (for another parser).
+    pub fn fresh(&self) -> Tools {
+        Tools { list: self.list.clone(), reported: vec![Cell::new(false); self.reported.len()] }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -104,7 +120,8 @@ impl Tools {
     pub fn validate_call(&self, name: &str, args: &str, repaired: bool, coerced: &[String], out: &mut Vec<(Label, String)>) {
         let Some(tool) = self.get(name) else { return };
         let Ok(value) = crate::json::parse(args) else { return };
-        let check = crate::schema::validate::Check { skip_required: repaired, patterns: Some(&tool.patterns) };
+        let reported = self.reported.get(tool.reported_at..tool.reported_at + tool.patterns.len()).unwrap_or_default();
+        let check = crate::schema::validate::Check { skip_required: repaired, patterns: Some(&tool.patterns), reported };
         for issue in crate::schema::validate::validate(&value, &tool.parameters, &tool.parameters, check) {
             use crate::schema::validate::Kind;
             let label = match issue.kind {
@@ -173,6 +190,22 @@ mod tests {
         assert_eq!(check("get_weather", r#"{"days": 3}"#, true, &[]), vec![]);
         assert_eq!(check("get_weather", r#"{"city": "x", "days": "three"}"#, false, &["days"]), vec![]);
         assert_eq!(check("get_weather", r#"{"city": "x", "days": "three"}"#, false, &["day"]).len(), 1);
+    }
+
+    /// A pattern that cannot be checked is noted once per `Tools`; `fresh` shares the compiled
+    /// tools, not the notes given.
+    #[test]
+    fn notes_once_per_tools_and_fresh_has_its_own() {
+        let tools = Tools::from_json(&json!([{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<=x)a"}}}}])).unwrap();
+        let notes = |t: &Tools| {
+            let mut out = Vec::new();
+            t.validate_call("f", r#"{"a": "a"}"#, false, &[], &mut out);
+            out.len()
+        };
+        let other = tools.fresh();
+        assert_eq!((notes(&tools), notes(&tools)), (1, 0));
+        assert_eq!((notes(&other), notes(&other)), (1, 0));
+        assert_eq!(notes(&tools.fresh()), 1);
     }
 
     /// A text value (XML families) whose coercion failed is reported once, by the sink.

@@ -19,7 +19,6 @@
 use crate::prelude::*;
 use crate::json::Value;
 use alloc::rc::Rc;
-use core::cell::Cell;
 
 /// A pattern engine the host supplies: compiles an ECMA-262 pattern to a matcher (a search, not
 /// anchored), or says why it cannot.
@@ -111,11 +110,11 @@ fn compile(_translated: &str) -> Compiled {
     Compiled::Unsupported("no regex engine in this build".into())
 }
 
-/// The patterns of a set of schemas, compiled once; each remembers whether its "not checked"
-/// diagnostic was given.
+/// The patterns of a set of schemas, compiled once, by position (whether a "not checked"
+/// diagnostic was given is the caller's state, by the same position: `validate::Check`).
 #[derive(Clone, Debug, Default)]
 pub struct Patterns {
-    list: Vec<(String, Compiled, Cell<bool>)>,
+    list: Vec<(String, Compiled)>,
     host: Option<HostEngine>,
 }
 
@@ -165,13 +164,14 @@ impl Patterns {
 
     fn add(&mut self, p: &str) {
         if self.list.len() < MAX_PATTERNS && !self.list.iter().any(|(q, ..)| q == p) {
-            self.list.push((p.to_string(), Compiled::with(p, self.host), Cell::new(false)));
+            self.list.push((p.to_string(), Compiled::with(p, self.host)));
         }
     }
 
-    /// The compiled pattern, with its "reported" flag; `None` when it was not collected.
-    pub fn get(&self, p: &str) -> Option<(&Compiled, &Cell<bool>)> {
-        self.list.iter().find(|(q, ..)| q == p).map(|(_, c, r)| (c, r))
+    /// The position of a collected pattern and its compiled form; `None` when it was not
+    /// collected.
+    pub fn get(&self, p: &str) -> Option<(usize, &Compiled)> {
+        self.list.iter().position(|(q, _)| q == p).map(|i| (i, &self.list[i].1))
     }
 
     pub fn len(&self) -> usize {

@@ -36,6 +36,7 @@ use super::pattern::{Compiled, Patterns};
 use super::number::Decimal;
 use super::{resolve, types, Ty};
 use crate::json::{Map, Value};
+use core::cell::Cell;
 
 /// What kind of problem an issue is (maps to a diagnostic label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +80,10 @@ pub struct Check<'a> {
     /// Patterns compiled in advance (`Tools` compiles a tool's patterns once); others are
     /// compiled for this call.
     pub patterns: Option<&'a Patterns>,
+    /// Whether the "not checked" note of each pattern of `patterns` was given (by position;
+    /// the parser's own state, so a note comes once per parser). Missing flags: a note each
+    /// call.
+    pub reported: &'a [Cell<bool>],
 }
 
 const MAX_DEPTH: usize = 128;
@@ -87,7 +92,7 @@ const MAX_UNIQUE: usize = 256;
 
 /// Validates `value` against `schema` (`$ref`s resolve against `root`).
 pub fn validate(value: &Value, schema: &Value, root: &Value, check: Check) -> Vec<Issue> {
-    let mut v = Validator { root, check, visits: 0, out: Vec::new(), notes: Vec::new(), own: Patterns::new() };
+    let mut v = Validator { root, check, visits: 0, out: Vec::new(), notes: Vec::new(), own: Patterns::new(), own_reported: Vec::new() };
     let mut path = String::new();
     v.value(value, schema, &mut path, 0, false);
     let mut out = v.notes;
@@ -102,8 +107,9 @@ struct Validator<'a> {
     out: Vec<Issue>,
     /// `Unchecked` notes: kept apart from `out`, so that combinators never count them.
     notes: Vec<Issue>,
-    /// Patterns not compiled in advance.
+    /// Patterns not compiled in advance, and whether their note was given (by position).
     own: Patterns,
+    own_reported: Vec<Cell<bool>>,
 }
 
 impl<'a> Validator<'a> {
@@ -425,15 +431,19 @@ impl<'a> Validator<'a> {
         let shared = self.check.patterns.and_then(|ps| ps.get(p));
         if shared.is_none() && self.own.get(p).is_none() {
             self.own.collect_one(p);
+            self.own_reported.resize(self.own.len(), Cell::new(false));
         }
-        let (compiled, reported): (&Compiled, _) = match shared {
-            Some(x) => x,
-            None => self.own.get(p)?,
+        let (compiled, reported): (&Compiled, Option<&Cell<bool>>) = match shared {
+            Some((i, c)) => (c, self.check.reported.get(i)),
+            None => {
+                let (i, c) = self.own.get(p)?;
+                (c, self.own_reported.get(i))
+            }
         };
         if let Some(r) = compiled.is_match(s) {
             return Some(r);
         }
-        if !reported.replace(true) {
+        if !reported.is_some_and(|r| r.replace(true)) {
             let why = compiled.unsupported().unwrap_or("").to_string();
             let mut shown = String::new();
             crate::json::push_json_string(&mut shown, p);

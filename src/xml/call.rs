@@ -22,6 +22,7 @@
 //! otherwise the parameter is written as any other.
 
 use crate::prelude::*;
+use alloc::borrow::Cow;
 use super::header::{self, Header};
 use super::value::{self, ParamValue};
 use super::{code, Gap, Key, Name, XmlSyntax};
@@ -157,6 +158,8 @@ pub struct XmlReader {
     type_text: Option<String>,
     w: ObjectWriter,
     value: Option<ParamValue>,
+    /// The last ended value, kept for its buffers (`ParamValue::begin`'s `spare`).
+    spent: Option<ParamValue>,
     /// Whitespace consumed after a key element.
     ws: usize,
     gap: Gap,
@@ -203,6 +206,7 @@ impl XmlReader {
             type_text: None,
             w: ObjectWriter::new(),
             value: None,
+            spent: None,
             ws: 0,
             gap: Gap::default(),
             junk_reported: false,
@@ -216,11 +220,13 @@ impl XmlReader {
     }
 
     /// The call name in the tag header read so far, if it is a valid one.
-    fn tag_name(&self, sink: &Sink) -> Option<String> {
-        let h = header::parse(&self.buf, true)?;
-        let n = h.ident()?.trim();
-        let ok = !n.is_empty() && n.len() <= sink.limits.max_name_bytes && !n.chars().any(char::is_control);
-        ok.then(|| n.to_string())
+    fn tag_name<'a>(buf: &'a str, sink: &Sink) -> Option<Cow<'a, str>> {
+        let name = match header::parse(buf, true)?.ident_owned()? {
+            Cow::Borrowed(n) => Cow::Borrowed(n.trim()),
+            Cow::Owned(n) => Cow::Owned(n.trim().to_string()),
+        };
+        let ok = !name.is_empty() && name.len() <= sink.limits.max_name_bytes && !name.chars().any(char::is_control);
+        ok.then_some(name)
     }
 
     /// Appends text-name bytes. `Err(at, error)`: `s[at..]` cannot be part of a name (`error`:
@@ -346,10 +352,10 @@ impl XmlReader {
 
     /// Writes a buffered wrapping parameter as an ordinary one (`end`: its value is complete).
     fn replay(&mut self, wrap: Wrap, end: bool, sink: &mut Sink) {
-        let mut v = ParamValue::begin(&wrap.key, wrap.format_string, self.cfg.trim_newline, &mut self.w, sink);
+        let mut v = ParamValue::begin(self.spent.take(), &wrap.key, wrap.format_string, self.cfg.trim_newline, &mut self.w, sink);
         v.push(&wrap.raw, &mut self.w, sink);
         if end {
-            v.end(&mut self.w, sink);
+            self.spent = Some(v.end(&mut self.w, sink));
         } else {
             self.value = Some(v);
         }
@@ -369,14 +375,17 @@ impl XmlReader {
         if let Some(wrap) = self.wrap.take() {
             self.replay(wrap, false, sink);
         }
-        self.value = None;
+        if let Some(mut v) = self.value.take() {
+            v.flush(sink);
+            self.spent = Some(v);
+        }
         sink.end_call_truncated();
         self.part = Part::Done;
     }
 
     fn end_value(&mut self, sink: &mut Sink) {
         if let Some(v) = self.value.take() {
-            v.end(&mut self.w, sink);
+            self.spent = Some(v.end(&mut self.w, sink));
         }
     }
 
@@ -417,7 +426,7 @@ impl XmlReader {
         if self.may_wrap(key, sink) {
             self.wrap = Some(Wrap { key: key.to_string(), format_string, raw: String::new() });
         } else {
-            self.value = Some(ParamValue::begin(key, format_string, self.cfg.trim_newline, &mut self.w, sink));
+            self.value = Some(ParamValue::begin(self.spent.take(), key, format_string, self.cfg.trim_newline, &mut self.w, sink));
         }
         self.buf.clear();
         self.part = Part::ValueStart;
@@ -458,14 +467,17 @@ impl Reader for XmlReader {
 
     fn reset(&mut self, _bare: bool) -> bool {
         // Field by field as `with_sets` makes them (the pattern names them all): the marker
-        // sets stay where they are and the buffers keep their memory.
+        // sets stay where they are and the buffers keep their memory (a value's too, `spent`).
         let part = XmlReader::first_part(self.cfg);
-        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, ws, gap, junk_reported, wrap, typed } = self;
+        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, spent, ws, gap, junk_reported, wrap, typed } = self;
         for s in [buf, name_ws, opened, key] {
             s.clear();
         }
-        (*p, *name_phase, *type_text, *w, *value, *ws, *gap, *junk_reported, *wrap, *typed) =
-            (part, NamePhase::Before, None, ObjectWriter::new(), None, 0, Gap::default(), false, None, false);
+        if let Some(v) = value.take() {
+            *spent = Some(v);
+        }
+        (*p, *name_phase, *type_text, *w, *ws, *gap, *junk_reported, *wrap, *typed) =
+            (part, NamePhase::Before, None, ObjectWriter::new(), 0, Gap::default(), false, None, false);
         true
     }
 
@@ -510,7 +522,10 @@ impl Reader for XmlReader {
                     match hit {
                         Hit::Found { at, idx } => {
                             self.buf.push_str(&rest[..at]);
-                            let Some(name) = self.tag_name(sink) else {
+                            // The name borrows the header text (the buffer goes back after).
+                            let buf = core::mem::take(&mut self.buf);
+                            let Some(name) = Self::tag_name(&buf, sink) else {
+                                self.buf = buf;
                                 let ident = header::parse(&self.buf, true).and_then(|h| h.ident().map(|n| n.trim().len()));
                                 if ident.is_some_and(|n| n > sink.limits.max_name_bytes) {
                                     return Step::reject_with(i + at, name_too_long(sink));
@@ -518,18 +533,18 @@ impl Reader for XmlReader {
                                 return Step::reject(i + at);
                             };
                             i += at;
-                            match code(&self.sets.header, idx) {
-                                END => {
-                                    i += self.sets.header.text(idx).len();
-                                    self.start(&name, sink);
-                                }
-                                // A name left unclosed: parameters or the close follow.
-                                PARAM | CLOSE => self.start(&name, sink),
-                                _ => {
-                                    self.start(&name, sink);
-                                    self.close_call(sink);
-                                    return Step::done(i);
-                                }
+                            let c = code(&self.sets.header, idx);
+                            if c == END {
+                                i += self.sets.header.text(idx).len();
+                            }
+                            self.start(&name, sink);
+                            drop(name);
+                            self.buf = buf;
+                            self.buf.clear();
+                            // Else a name left unclosed: parameters or the close follow.
+                            if !matches!(c, END | PARAM | CLOSE) {
+                                self.close_call(sink);
+                                return Step::done(i);
                             }
                         }
                         Hit::Hold { at } => {
@@ -560,6 +575,9 @@ impl Reader for XmlReader {
                         }
                         let name = core::mem::take(&mut self.buf);
                         self.start(&name, sink);
+                        // The buffer keeps its memory for the next name.
+                        self.buf = name;
+                        self.buf.clear();
                     }
                     Hit::Hold { at } => {
                         if let Err((bad, error)) = self.name_text(&rest[..at], sink) {
@@ -589,7 +607,8 @@ impl Reader for XmlReader {
                                 if let Some(wrap) = self.wrap.take() {
                                     self.replay(wrap, true, sink);
                                 }
-                                self.opened = self.sets.between.text(idx).to_string();
+                                self.opened.clear();
+                                self.opened.push_str(self.sets.between.text(idx));
                                 i += len;
                                 self.buf.clear();
                                 self.type_text = None;
@@ -632,18 +651,25 @@ impl Reader for XmlReader {
                                 continue;
                             }
                             i += marker.len();
-                            let h = header::parse(&self.buf, true);
-                            match h.as_ref().and_then(|h| h.ident()).map(|k| k.trim().to_string()) {
-                                Some(key) if key.len() > sink.limits.max_name_bytes => {
+                            // The key borrows the header text (the buffer goes back after).
+                            let buf = core::mem::take(&mut self.buf);
+                            let h = header::parse(&buf, true);
+                            let key = h.as_ref().and_then(|h| h.ident()).map(str::trim);
+                            if let Some(key) = key.filter(|k| k.len() <= sink.limits.max_name_bytes) {
+                                let fs = self.format_string(h.as_ref());
+                                self.begin_value(key, fs, sink);
+                                drop(h);
+                                self.buf = buf;
+                                self.buf.clear();
+                            } else {
+                                let too_long = key.is_some();
+                                drop(h);
+                                self.buf = buf;
+                                if too_long {
                                     let msg = format!("a parameter key ran past the {}-byte maxNameBytes limit; kept as text", sink.limits.max_name_bytes);
                                     sink.call_diag(crate::event::Label::LimitExceeded, msg);
-                                    self.malformed_param(self.cfg.tag_end, sink);
                                 }
-                                Some(key) => {
-                                    let fs = self.format_string(h.as_ref());
-                                    self.begin_value(&key, fs, sink);
-                                }
-                                None => self.malformed_param(self.cfg.tag_end, sink),
+                                self.malformed_param(self.cfg.tag_end, sink);
                             }
                         }
                         Hit::Hold { at } => {
@@ -680,13 +706,15 @@ impl Reader for XmlReader {
                             // The parameter's markup so far, as written (given back if it breaks).
                             self.opened.push_str(&self.buf);
                             self.opened.push_str(set.text(idx));
-                            let text = core::mem::take(&mut self.buf).trim().to_string();
-                            self.ws = 0;
+                            let text = self.buf.trim();
                             if typ {
-                                self.type_text = Some(text);
+                                self.type_text = Some(text.to_string());
                             } else {
-                                self.key = text;
+                                self.key.clear();
+                                self.key.push_str(text);
                             }
+                            self.buf.clear();
+                            self.ws = 0;
                             self.part = Part::AfterKey;
                         }
                         Hit::Hold { at } => {
@@ -724,6 +752,9 @@ impl Reader for XmlReader {
                                 let key = core::mem::take(&mut self.key);
                                 let fs = self.format_string(None);
                                 self.begin_value(&key, fs, sink);
+                                // The buffer keeps its memory for the next key.
+                                self.key = key;
+                                self.key.clear();
                             }
                         }
                         Ok(None) if rest[j..].is_empty() && eof => {

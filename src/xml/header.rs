@@ -17,7 +17,7 @@ pub struct Header<'a> {
     pub attrs: Vec<(&'a str, Cow<'a, str>)>,
 }
 
-impl Header<'_> {
+impl<'a> Header<'a> {
     pub fn attr(&self, key: &str) -> Option<&str> {
         self.attrs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_ref())
     }
@@ -26,6 +26,15 @@ impl Header<'_> {
     /// attribute.
     pub fn ident(&self) -> Option<&str> {
         self.primary.as_deref().or_else(|| self.attr("name")).or_else(|| self.attr("key")).or_else(|| self.attr("tool"))
+    }
+
+    /// `ident`, taken out of the header (still borrowing the header text).
+    pub fn ident_owned(mut self) -> Option<Cow<'a, str>> {
+        if let Some(p) = self.primary.take() {
+            return Some(p);
+        }
+        let at = ["name", "key", "tool"].iter().find_map(|k| self.attrs.iter().position(|(a, _)| a == k))?;
+        Some(self.attrs.swap_remove(at).1)
     }
 }
 

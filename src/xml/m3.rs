@@ -170,8 +170,9 @@ impl M3Reader {
         self.leaf_set = set;
         let text = self.frames.pop().map(|f| f.text).unwrap_or_default();
         self.frames.clear();
-        let mut v = ParamValue::begin(&key, None, false, &mut self.w, sink);
+        let mut v = ParamValue::begin(None, &key, None, false, &mut self.w, sink);
         v.push(&text, &mut self.w, sink);
+        v.flush(sink);
         self.value = Some(v);
         self.part = Part::Leaf;
     }

@@ -42,41 +42,51 @@ pub struct ParamValue {
 impl ParamValue {
     /// Starts the value of `key` in the open call: writes `"key": ` (and `"` for a string).
     /// `format_string` is the format's own typing: `Some(true)` a string, `Some(false)` JSON,
-    /// `None` per tool schema. `trim`: drop one leading and one trailing newline.
-    pub fn begin(key: &str, format_string: Option<bool>, trim: bool, w: &mut ObjectWriter, sink: &mut Sink) -> ParamValue {
+    /// `None` per tool schema. `trim`: drop one leading and one trailing newline. `spare`: an
+    /// ended value (`end`) whose buffers are reused. What it writes goes to the sink with the
+    /// value's first text or its end (one fragment, not two), or with `flush`.
+    pub fn begin(spare: Option<ParamValue>, key: &str, format_string: Option<bool>, trim: bool, w: &mut ObjectWriter, sink: &mut Sink) -> ParamValue {
         let as_string = sink.param_streams_as_string(key);
         let kind = match format_string {
             Some(false) => Kind::Json,
             _ if as_string => Kind::Str,
             _ => Kind::Typed,
         };
-        let mut v = ParamValue {
-            key: key.to_string(),
-            kind,
-            trim,
-            started: false,
-            pending_nl: false,
-            buf: String::new(),
-            sc: JsonScanner::new(Expect::Any, sink.limits.max_depth),
-            scratch: String::new(),
+        let sc = JsonScanner::new(Expect::Any, sink.limits.max_depth);
+        let mut v = match spare {
+            Some(mut v) => {
+                // Every field as below (the pattern names them all); the buffers keep their memory.
+                let ParamValue { key: k, kind: kd, trim: t, started, pending_nl, buf, sc: scanner, scratch } = &mut v;
+                k.clear();
+                k.push_str(key);
+                buf.clear();
+                scratch.clear();
+                (*kd, *t, *started, *pending_nl, *scanner) = (kind, trim, false, false, sc);
+                v
+            }
+            None => ParamValue { key: key.to_string(), kind, trim, started: false, pending_nl: false, buf: String::new(), sc, scratch: String::new() },
         };
         w.key(key, &mut v.scratch);
         if kind == Kind::Str {
             w.open_string(&mut v.scratch);
         }
-        v.flush(sink);
         v
     }
 
-    fn flush(&mut self, sink: &mut Sink) {
-        sink.args(&self.scratch);
-        self.scratch.clear();
+    /// Sends what was written and not sent yet; before anything else reaches the sink, and
+    /// before a value that did not `end` is dropped.
+    pub fn flush(&mut self, sink: &mut Sink) {
+        if !self.scratch.is_empty() {
+            sink.args(&self.scratch);
+            self.scratch.clear();
+        }
     }
 
-    /// A streamed string with no newline held: bytes outside `Stop::JSON_STRING` (which holds
-    /// `\n`, the one byte `trim` acts on) go out as they are (`Reader::quiet`).
+    /// A streamed string with nothing held (no newline, nothing unsent): bytes outside
+    /// `Stop::JSON_STRING` (which holds `\n`, the one byte `trim` acts on) go out as they are
+    /// (`Reader::quiet`).
     pub fn quiet(&self) -> bool {
-        self.kind == Kind::Str && !self.pending_nl
+        self.kind == Kind::Str && !self.pending_nl && self.scratch.is_empty()
     }
 
     /// Appends value text.
@@ -121,6 +131,7 @@ impl ParamValue {
     fn check_size(&mut self, w: &mut ObjectWriter, sink: &mut Sink) {
         let max = sink.limits.max_buffer_bytes;
         if self.buf.len() > max {
+            self.flush(sink);
             let msg = format!("the value of `{}` exceeds the {max}-byte buffer; streamed as a string", self.key);
             sink.call_diag(Label::LimitExceeded, msg);
             self.stream_as_string(w, sink);
@@ -169,8 +180,13 @@ impl ParamValue {
         t
     }
 
-    /// Ends the value (its close tag arrived, or the next part of the call began).
-    pub fn end(mut self, w: &mut ObjectWriter, sink: &mut Sink) {
+    /// Ends the value (its close tag arrived, or the next part of the call began); returns it
+    /// for reuse (`begin`'s `spare`).
+    pub fn end(mut self, w: &mut ObjectWriter, sink: &mut Sink) -> ParamValue {
+        if self.kind != Kind::Str {
+            // Coercion may report: the key goes first.
+            self.flush(sink);
+        }
         match self.kind {
             Kind::Str => w.close_string(&mut self.scratch),
             Kind::Typed => {
@@ -191,6 +207,7 @@ impl ParamValue {
             }
         }
         self.flush(sink);
+        self
     }
 }
 

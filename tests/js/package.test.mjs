@@ -118,6 +118,39 @@ test("pattern: checked in the package by the JavaScript RegExp (ECMA-262, look-a
   assert.match(unsupported[0].message, /not checked: pattern "\(" \(.*SyntaxError/);
 });
 
+test("parsers built from the same options (read once, src/wasm.rs `parser_for`) are independent: each gives its own notes and validates with its own tools", () => {
+  const tools = (pattern, type = "string") => [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { when: { type, pattern } } } } }];
+  const call = (when) => `<tool_call>{"name": "f", "arguments": {"when": ${JSON.stringify(when)}}}</tool_call>`;
+  const run = (options, text) => {
+    const p = new ToolCallParser(options);
+    const events = [...p.push(text), ...p.finish()];
+    p.free();
+    return events.filter((e) => e.type === "diagnostic").map((e) => e.message);
+  };
+  const bad = { parser: "hermes", tools: tools("(") };
+  // Two live parsers of the same options: the "not checked" note once in each.
+  const a = new ToolCallParser(bad);
+  const b = new ToolCallParser(bad);
+  const notes = (p) => [...p.push(call("x")), ...p.push(call("y")), ...p.finish()].filter((e) => e.type === "diagnostic");
+  assert.equal(notes(a).length, 1);
+  assert.equal(notes(b).length, 1);
+  a.free();
+  b.free();
+  // More distinct options than are remembered, then the first again; every set reads as its own.
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 6; i++) {
+      const pattern = `^x{${i}}$`;
+      assert.deepEqual(run({ parser: "hermes", tools: tools(pattern) }, call("x".repeat(i))), [], `round ${round}, pattern ${pattern}`);
+      assert.match(run({ parser: "hermes", tools: tools(pattern) }, call("x".repeat(i + 1)))[0], /expected a string matching/);
+    }
+    assert.match(run({ parser: "hermes", tools: tools(null, "integer") }, call("3"))[0], /expected integer/);
+    assert.deepEqual(run({ parser: "hermes", tools: tools(null, "integer") }, call("3").replace('"3"', "3")), []);
+    assert.deepEqual(run({ parser: "hermes" }, call("3")), []);
+  }
+  // An options text that fails still fails the same way the second time.
+  for (let i = 0; i < 2; i++) assert.throws(() => new ToolCallParser({ parser: "nope", tools: tools("x") }), /unknown parser `nope`/);
+});
+
 test("unknown option keys: an Error naming the valid keys (a misspelled parser is not auto)", () => {
   assert.throws(() => new ToolCallParser({ parsr: "hermes" }), (e) => e instanceof Error && /unknown option `parsr` \(did you mean `parser`\?\); valid options: parser, model, tools/.test(e.message));
   assert.throws(() => parse("x", { parser: "hermes", limits: { maxArgBytes: 10 } }), /unknown limit `maxArgBytes` \(did you mean `maxArgsBytes`\?\); valid limits: maxArgsBytes, maxDepth, maxBufferBytes, maxNameBytes/);
