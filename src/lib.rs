@@ -90,7 +90,7 @@ mod xml;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use event::{Diagnostic, Event, Keep, Label, ParseResult, ToolCall};
+pub use event::{Diagnostic, Event, EventRef, Keep, Label, ParseResult, ToolCall};
 pub use classify::{classify, Classification, Verdict};
 pub use detect::{detect_parser, sniff_parser};
 pub use limits::Limits;

@@ -18,7 +18,7 @@ mod emit;
 mod typing;
 
 use crate::prelude::*;
-use crate::event::{Event, Keep, Label};
+use crate::event::{Event, EventRef, Keep, Label};
 use crate::limits::Limits;
 use crate::tools::Tools;
 use crate::json::scanner::JsonScanner;
@@ -27,6 +27,7 @@ use emit::Emitter;
 pub use emit::IdStyle;
 use typing::{Typed, Typing, Validation};
 
+/// The open call (kept after it ends, with its buffers, for the next: `Sink::spare`).
 struct OpenCall {
     index: usize,
     id: String,
@@ -43,6 +44,9 @@ pub struct Sink {
     pub tools: Option<Tools>,
     calls: usize,
     open: Option<OpenCall>,
+    /// The last call's `OpenCall`, reused by the next one (its strings and guard keep their
+    /// allocations).
+    spare: Option<OpenCall>,
     /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
     /// event. Keeps every call unless the parser sets it.
     pub keep: Keep,
@@ -62,6 +66,7 @@ impl Sink {
             tools,
             calls: 0,
             open: None,
+            spare: None,
             keep: Keep::from(true),
             last_truncation: None,
             validation: Validation::new(),
@@ -88,15 +93,50 @@ impl Sink {
         if self.tools.is_none() {
             self.out.drain_into(out);
         } else {
-            self.drain_validating(out);
+            self.drain_validating(&mut |e| out.push(e.to_event()));
+        }
+    }
+
+    /// Like `drain_into`, handing each event to `f` as a borrowed view.
+    #[inline]
+    pub fn drain_with(&mut self, mut f: impl FnMut(EventRef<'_>)) {
+        if self.tools.is_none() {
+            self.out.drain_with(f);
+        } else {
+            self.drain_validating(&mut f);
         }
     }
 
     #[inline(never)]
-    fn drain_validating(&mut self, out: &mut Vec<Event>) {
+    fn drain_validating(&mut self, f: &mut dyn FnMut(EventRef<'_>)) {
         let Some(tools) = &self.tools else { return };
         let validation = &mut self.validation;
-        self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
+        self.out.drain_with(|e| {
+            if matches!(e, EventRef::ToolCallEnd { .. }) {
+                validation.check(tools, e, f);
+            }
+            f(e)
+        });
+    }
+
+    /// Makes room for the events of `n` input bytes (`Emitter::reserve`).
+    pub fn reserve(&mut self, n: usize) {
+        self.out.reserve(n);
+    }
+
+    /// Events queued (not drained) so far; see `Emitter::queued`.
+    pub fn queued(&self) -> usize {
+        self.out.queued()
+    }
+
+    /// The only queued event, when there is exactly one (`Emitter::single`).
+    pub fn single(&self) -> Option<EventRef<'_>> {
+        self.out.single()
+    }
+
+    /// Leaves `head` out of the first queued event (`Emitter::skip_head`).
+    pub fn skip_head(&mut self, head: &str) -> bool {
+        self.out.skip_head(head)
     }
 
     /// Number of calls started so far.
@@ -233,7 +273,7 @@ impl Sink {
         if label == Label::Truncation && index.is_some() {
             self.last_truncation = index;
         }
-        self.out.diag(label, message.into(), index);
+        self.out.diag(label, &message.into(), index);
     }
 
     /// A diagnostic about the open call (or the next one).
@@ -250,8 +290,19 @@ impl Sink {
         }
         let index = self.calls;
         self.calls += 1;
-        let id = self.out.start(index, id, name);
-        self.open = Some(OpenCall { index, id, name: name.to_string(), args: ArgsGuard::new(self.limits.max_depth), coerced: Vec::new() });
+        let mut call = match self.spare.take() {
+            Some(mut call) => {
+                call.index = index;
+                call.name.clear();
+                call.args.reset(self.limits.max_depth);
+                call.coerced.clear();
+                call
+            }
+            None => OpenCall { index, id: String::new(), name: String::new(), args: ArgsGuard::new(self.limits.max_depth), coerced: Vec::new() },
+        };
+        call.name.push_str(name);
+        self.out.start(index, id.as_deref(), name, &mut call.id);
+        self.open = Some(call);
         if let Some(tools) = &self.tools {
             if !tools.is_empty() && !tools.has(name) {
                 let msg = tools.unknown_tool_message(name);
@@ -362,8 +413,8 @@ impl Sink {
             self.validation.coerced(call.index, core::mem::take(&mut call.coerced));
         }
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
-        let arguments = core::mem::take(&mut call.args.text);
-        self.out.end(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments, repaired, kept, text: String::new() }, kept);
+        self.out.end(call.index, &call.id, &call.name, &call.args.text, repaired, kept);
+        self.spare = Some(call);
     }
 
     /// The latest call end not taken yet, as (event position, kept); once per end.
