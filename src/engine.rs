@@ -32,7 +32,7 @@ use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
 use crate::syntax::{Payload, Reasoning, Syntax};
-use crate::quiet::{Quiet, QuietKind, Stop};
+use crate::quiet::{Flow, Quiet, QuietKind, Stop};
 
 struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
@@ -213,18 +213,30 @@ impl Engine {
             return None;
         }
         match &self.mode {
-            Mode::Text { reasoning } if self.section.is_none() && !sink.in_call() => Some(if *reasoning {
-                let ws = if sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
-                Quiet { kind: QuietKind::Reasoning, stop: self.thinking.ascii_firsts().or(ws), budget: usize::MAX }
-            } else {
-                Quiet { kind: QuietKind::Text, stop: self.content.ascii_firsts(), budget: usize::MAX }
-            }),
-            Mode::Payload(p) if sink.calls_started() > p.calls_at_start => {
-                let stop = p.reader.quiet()?;
-                Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? })
+            Mode::Text { reasoning } if self.section.is_none() && !sink.in_call() => {
+                let set = if *reasoning { &self.thinking } else { &self.content };
+                Some(text_quiet(*reasoning, set.ascii_firsts(), sink))
             }
+            Mode::Payload(p) => match p.reader.quiet()? {
+                (Flow::Args, stop) if sink.calls_started() > p.calls_at_start => {
+                    Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? })
+                }
+                // The reader's own text or reasoning: emitted as it comes once it committed;
+                // text is held instead while the payload's markup is kept (`CallMarkup`,
+                // `Sink::hold_text`) and a call may still come, reasoning never is.
+                (Flow::Text, stop) if p.reader.committed() && (!self.markup.on || p.reader.no_more_calls()) && !sink.in_call() => {
+                    Some(text_quiet(false, stop, sink))
+                }
+                (Flow::Reasoning, stop) if p.reader.committed() && !sink.in_call() => Some(text_quiet(true, stop, sink)),
+                _ => None,
+            },
             _ => None,
         }
+    }
+
+    /// The payload being read can hold no more calls (`Reader::no_more_calls`).
+    fn no_more_calls(&self) -> bool {
+        matches!(&self.mode, Mode::Payload(p) if p.reader.no_more_calls())
     }
 
     /// Feeds a chunk.
@@ -293,6 +305,12 @@ impl Engine {
     /// out gets its markup as `text`; the next call's markup starts at `end`.
     #[inline(never)]
     fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
+        if self.no_more_calls() {
+            // The rest of the payload holds no call (a message body of text): its text cannot
+            // be a left-out call's markup, so what the step held comes now, as it would
+            // without a kept markup.
+            sink.settle_held(true);
+        }
         let m = &mut self.markup;
         if let Some((pos, kept)) = sink.take_ended() {
             m.left_out = !kept;
@@ -728,4 +746,14 @@ impl Engine {
         }
         self.mode = Mode::Text { reasoning: false };
     }
+}
+
+/// A quiet run of text or reasoning that nothing but `stop` ends: trailing reasoning whitespace
+/// is held back when the sink strips it (`strip_reasoning_tail`), so it stops the run too.
+fn text_quiet(reasoning: bool, stop: Stop, sink: &Sink) -> Quiet {
+    if !reasoning {
+        return Quiet { kind: QuietKind::Text, stop, budget: usize::MAX };
+    }
+    let ws = if sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
+    Quiet { kind: QuietKind::Reasoning, stop: stop.or(ws), budget: usize::MAX }
 }

@@ -31,6 +31,15 @@ impl Stop {
     }
 }
 
+/// What a reader's quiet run becomes (`Reader::quiet`): the open call's arguments, or text or
+/// reasoning the reader emits itself (the body of a Harmony message, say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Args,
+    Text,
+    Reasoning,
+}
+
 /// What a quiet chunk becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuietKind {

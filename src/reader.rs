@@ -54,6 +54,14 @@ pub trait Reader {
         false
     }
 
+    /// True when the rest of this payload can hold no call (the body of a message of text or
+    /// reasoning): the text it emits from here on cannot be part of a left-out call's markup,
+    /// so the engine releases it after every step instead of holding it until the payload
+    /// ends while it keeps the payload's markup (`Sink::hold_text`, `CallMarkup`).
+    fn no_more_calls(&self) -> bool {
+        false
+    }
+
     /// Makes this reader what its payload kind's `reader(bare)` would make for the next payload
     /// of the same family, keeping what it built once (marker sets), and returns true; false
     /// when it cannot (the sequencer then makes a new one).
@@ -61,11 +69,13 @@ pub trait Reader {
         false
     }
 
-    /// While the open call's arguments are forwarded as they come with nothing held (inside a
-    /// JSON string of them): the ASCII bytes that would end or change that (`crate::quiet`).
-    /// Input without them must then be consumed whole and sent on as one arguments fragment,
-    /// byte for byte, leaving the reader in the same state. `None` (the default) otherwise.
-    fn quiet(&self) -> Option<crate::quiet::Stop> {
+    /// While input is forwarded as it comes with nothing held: where it goes (`Flow::Args`: the
+    /// open call's arguments, inside a JSON string of them; `Flow::Text`, `Flow::Reasoning`:
+    /// the reader's own `Sink::text`, `Sink::reasoning`, once it is `committed`) and the ASCII
+    /// bytes that would end or change that (`crate::quiet`). Input without them must then be
+    /// consumed whole and sent on as one such event, byte for byte, leaving the reader in the
+    /// same state. `None` (the default) otherwise.
+    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
         None
     }
 }

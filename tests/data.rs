@@ -26,6 +26,8 @@ fn main() {
     for (path, msg) in problems {
         trials.push(Trial::test(format!("stray/{path}"), move || Err(format!("tests/data/{path}: {msg}").into())));
     }
+    let quiet_cases: Vec<Fixture> = cases.iter().filter(|c| QUIET_RUNS.iter().any(|(n, _)| *n == c.name)).map(fixture).collect();
+    trials.push(Trial::test("meta/quiet-runs-fire", move || check_quiet_runs(&quiet_cases)));
     for case in cases {
         trials.push(Trial::test(case.name.clone(), move || run_case(case, update)));
     }
@@ -45,6 +47,41 @@ fn main() {
     trials.push(Trial::test("meta/deviations-name-vectors", check_deviation_keys));
 
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Cases with long quiet runs (message bodies, string arguments) and the share of their 4-byte
+/// pushes the quiet-run hint must answer (`common::check_quiet`): the hint fires, not only
+/// harms nothing.
+const QUIET_RUNS: &[(&str, f64)] = &[("openai/harmony-long-reasoning-and-final-message", 0.85), ("muse/long-reasoning-and-answer", 0.85)];
+
+fn fixture(case: &data::Case) -> Fixture {
+    Fixture { name: case.name.clone(), input: case.input.clone(), options: case.options.clone().unwrap_or_default(), ..Default::default() }
+}
+
+fn check_quiet_runs(fixtures: &[Fixture]) -> Result<(), Failed> {
+    if fixtures.len() != QUIET_RUNS.len() {
+        return Err(format!("{} of the {} cases of QUIET_RUNS found", fixtures.len(), QUIET_RUNS.len()).into());
+    }
+    for f in fixtures {
+        let input = f.input.as_str();
+        let mut fours = Vec::new();
+        let mut at = 0;
+        while at < input.len() {
+            let mut end = (at + 4).min(input.len());
+            while !input.is_char_boundary(end) {
+                end += 1;
+            }
+            fours.push(&input[at..end]);
+            at = end;
+        }
+        let quiet = check_quiet(f, &fours);
+        let share = QUIET_RUNS.iter().find(|(n, _)| *n == f.name).map_or(1.0, |(_, s)| *s);
+        eprintln!("{}: {quiet} of {} 4-byte pushes quiet", f.name, fours.len());
+        if (quiet as f64) < share * fours.len() as f64 {
+            return Err(format!("{}: {quiet} of {} 4-byte pushes quiet, less than {share}", f.name, fours.len()).into());
+        }
+    }
+    Ok(())
 }
 
 /// vLLM's `--tool-call-parser` names (`tests/data/vllm-parsers.txt`).

@@ -458,8 +458,20 @@ impl Reader for MessageReader {
         self.committed
     }
 
-    fn quiet(&self) -> Option<crate::quiet::Stop> {
-        if matches!(self.part, Part::JsonArgs) { self.args.quiet() } else { None }
+    /// Inside a JSON call body's string, and in a reasoning or content body: the body ends
+    /// only at a marker of `body_set` (its first bytes stop the run).
+    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+        use crate::quiet::Flow;
+        match self.part {
+            Part::JsonArgs => self.args.quiet().map(|stop| (Flow::Args, stop)),
+            Part::Body(Route::Reasoning) => Some((Flow::Reasoning, self.body_set.ascii_firsts())),
+            Part::Body(Route::Content) => Some((Flow::Text, self.body_set.ascii_firsts())),
+            _ => None,
+        }
+    }
+
+    fn no_more_calls(&self) -> bool {
+        matches!(self.part, Part::Body(Route::Content | Route::Reasoning))
     }
 
     fn reset(&mut self, _bare: bool) -> bool {

@@ -236,8 +236,8 @@ fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -
 const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
-    fn quiet(&self) -> Option<crate::quiet::Stop> {
-        if self.part == Part::Args { self.args.quiet() } else { None }
+    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+        if self.part == Part::Args { self.args.quiet().map(|stop| (crate::quiet::Flow::Args, stop)) } else { None }
     }
 
     fn reset(&mut self, _bare: bool) -> bool {
@@ -514,9 +514,9 @@ impl MistralReader {
 }
 
 impl Reader for MistralReader {
-    fn quiet(&self) -> Option<crate::quiet::Stop> {
+    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
         match self.part {
-            MistralPart::Args => self.args.quiet(),
+            MistralPart::Args => self.args.quiet().map(|stop| (crate::quiet::Flow::Args, stop)),
             MistralPart::Inner => self.inner.as_ref()?.quiet(),
             _ => None,
         }
