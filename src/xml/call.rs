@@ -306,6 +306,7 @@ impl XmlReader {
     fn close_call(&mut self, sink: &mut Sink) {
         self.end_value(sink);
         if let Some(wrap) = self.wrap.take() {
+            self.send_spent(sink);
             match self.unwrapped(&wrap, sink) {
                 Some(members) => {
                     let mut s = String::new();
@@ -319,8 +320,16 @@ impl XmlReader {
                 None => self.replay(wrap, true, sink),
             }
         }
-        value::close_call(&mut self.w, sink);
+        value::close_call_after(self.spent.as_mut(), &mut self.w, sink);
         self.part = Part::Done;
+    }
+
+    /// Sends the last ended value's unsent end (`ParamValue::end`): before anything but the
+    /// next value or the call's close reaches the sink.
+    fn send_spent(&mut self, sink: &mut Sink) {
+        if let Some(v) = self.spent.as_mut() {
+            v.flush(sink);
+        }
     }
 
     /// Whether a first parameter `key` may wrap the arguments (buffered, not streamed).
@@ -375,10 +384,10 @@ impl XmlReader {
         if let Some(wrap) = self.wrap.take() {
             self.replay(wrap, false, sink);
         }
-        if let Some(mut v) = self.value.take() {
-            v.flush(sink);
+        if let Some(v) = self.value.take() {
             self.spent = Some(v);
         }
+        self.send_spent(sink);
         sink.end_call_truncated();
         self.part = Part::Done;
     }
@@ -391,6 +400,9 @@ impl XmlReader {
 
     /// Text between parameters is content (reported once per call).
     fn gap(&mut self, s: &str, sink: &mut Sink) {
+        if self.gap.emits(s) {
+            self.send_spent(sink);
+        }
         let diag = (!self.junk_reported).then_some("text inside a tool call, outside its parameters, was kept as content");
         if self.gap.push(s, sink, diag) {
             self.junk_reported = true;
@@ -476,6 +488,7 @@ impl Reader for XmlReader {
         if let Some(v) = value.take() {
             *spent = Some(v);
         }
+        debug_assert!(spent.as_ref().is_none_or(|v| !v.has_unsent()), "a payload ended with argument text unsent");
         (*p, *name_phase, *type_text, *w, *ws, *gap, *junk_reported, *wrap, *typed) =
             (part, NamePhase::Before, None, ObjectWriter::new(), 0, Gap::default(), false, None, false);
         true
@@ -666,6 +679,7 @@ impl Reader for XmlReader {
                                 drop(h);
                                 self.buf = buf;
                                 if too_long {
+                                    self.send_spent(sink);
                                     let msg = format!("a parameter key ran past the {}-byte maxNameBytes limit; kept as text", sink.limits.max_name_bytes);
                                     sink.call_diag(crate::event::Label::LimitExceeded, msg);
                                 }
