@@ -233,9 +233,19 @@ impl XmlReader {
     /// why, when it is a limit).
     fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
         /// ASCII bytes a name cannot hold (besides whitespace and control characters).
-        fn bracket(b: u8) -> bool {
+        const fn bracket(b: u8) -> bool {
             matches!(b, b'<' | b'>' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b'(' | b')' | b',' | b';' | b'=')
         }
+        /// Plain ASCII name bytes (printable, not a bracket), as a table.
+        const PLAIN: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut b = 0;
+            while b < 256 {
+                t[b] = b > b' ' as usize && b < 0x7F && !bracket(b as u8);
+                b += 1;
+            }
+            t
+        };
         let bytes = s.as_bytes();
         let max = sink.limits.max_name_bytes;
         let mut at = 0;
@@ -243,7 +253,7 @@ impl XmlReader {
             let b = bytes[at];
             // A run of plain ASCII name bytes is taken at once (the same checks as one char at
             // a time: the limit fails at the byte that crosses it).
-            let plain = |b: u8| b > b' ' && b < 0x7F && !bracket(b);
+            let plain = |b: u8| PLAIN[b as usize];
             if plain(b) && self.name_phase != NamePhase::After {
                 let run = bytes[at..].iter().take_while(|&&b| plain(b)).count();
                 let room = max.saturating_sub(self.buf.len() + self.name_ws.len());
