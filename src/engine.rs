@@ -221,22 +221,21 @@ impl Engine {
                 (Flow::Args, stop) if sink.calls_started() > p.calls_at_start => {
                     Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? })
                 }
-                // The reader's own text or reasoning: emitted as it comes once it committed;
-                // text is held instead while the payload's markup is kept (`CallMarkup`,
-                // `Sink::hold_text`) and a call may still come, reasoning never is.
-                (Flow::Text, stop) if p.reader.committed() && (!self.markup.on || p.reader.no_more_calls()) && !sink.in_call() => {
-                    Some(text_quiet(false, stop, sink))
+                // The reader's own text or reasoning: emitted as it comes once it committed
+                // (no call can follow it in the payload, so none is held: `settle_markup`).
+                (flow @ (Flow::Text | Flow::Reasoning), stop) if p.reader.committed() && !sink.in_call() => {
+                    Some(text_quiet(flow == Flow::Reasoning, stop, sink))
                 }
-                (Flow::Reasoning, stop) if p.reader.committed() && !sink.in_call() => Some(text_quiet(true, stop, sink)),
                 _ => None,
             },
             _ => None,
         }
     }
 
-    /// The payload being read can hold no more calls (`Reader::no_more_calls`).
+    /// The payload being read can hold no more calls: its reader hints text or reasoning
+    /// (`Reader::quiet`).
     fn no_more_calls(&self) -> bool {
-        matches!(&self.mode, Mode::Payload(p) if p.reader.no_more_calls())
+        matches!(&self.mode, Mode::Payload(p) if matches!(p.reader.quiet(), Some((Flow::Text | Flow::Reasoning, _))))
     }
 
     /// Feeds a chunk.
@@ -750,6 +749,7 @@ impl Engine {
 
 /// A quiet run of text or reasoning that nothing but `stop` ends: trailing reasoning whitespace
 /// is held back when the sink strips it (`strip_reasoning_tail`), so it stops the run too.
+#[inline(never)]
 fn text_quiet(reasoning: bool, stop: Stop, sink: &Sink) -> Quiet {
     if !reasoning {
         return Quiet { kind: QuietKind::Text, stop, budget: usize::MAX };

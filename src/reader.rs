@@ -54,14 +54,6 @@ pub trait Reader {
         false
     }
 
-    /// True when the rest of this payload can hold no call (the body of a message of text or
-    /// reasoning): the text it emits from here on cannot be part of a left-out call's markup,
-    /// so the engine releases it after every step instead of holding it until the payload
-    /// ends while it keeps the payload's markup (`Sink::hold_text`, `CallMarkup`).
-    fn no_more_calls(&self) -> bool {
-        false
-    }
-
     /// Makes this reader what its payload kind's `reader(bare)` would make for the next payload
     /// of the same family, keeping what it built once (marker sets), and returns true; false
     /// when it cannot (the sequencer then makes a new one).
@@ -75,6 +67,11 @@ pub trait Reader {
     /// bytes that would end or change that (`crate::quiet`). Input without them must then be
     /// consumed whole and sent on as one such event, byte for byte, leaving the reader in the
     /// same state. `None` (the default) otherwise.
+    ///
+    /// `Flow::Text` and `Flow::Reasoning` also say that the rest of the payload holds no call
+    /// (the body of a message of text or reasoning): that text cannot be part of a left-out
+    /// call's markup, so the engine releases it after every step instead of holding it until
+    /// the payload ends while it keeps the payload's markup (`Sink::hold_text`, `CallMarkup`).
     fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
         None
     }

@@ -462,16 +462,13 @@ impl Reader for MessageReader {
     /// only at a marker of `body_set` (its first bytes stop the run).
     fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
         use crate::quiet::Flow;
-        match self.part {
-            Part::JsonArgs => self.args.quiet().map(|stop| (Flow::Args, stop)),
-            Part::Body(Route::Reasoning) => Some((Flow::Reasoning, self.body_set.ascii_firsts())),
-            Part::Body(Route::Content) => Some((Flow::Text, self.body_set.ascii_firsts())),
-            _ => None,
-        }
-    }
-
-    fn no_more_calls(&self) -> bool {
-        matches!(self.part, Part::Body(Route::Content | Route::Reasoning))
+        let flow = match self.part {
+            Part::JsonArgs => return self.args.quiet(),
+            Part::Body(Route::Reasoning) => Flow::Reasoning,
+            Part::Body(Route::Content) => Flow::Text,
+            _ => return None,
+        };
+        Some((flow, self.body_set.ascii_firsts()))
     }
 
     fn reset(&mut self, _bare: bool) -> bool {

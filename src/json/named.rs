@@ -84,8 +84,9 @@ impl RawArgs {
     }
 
     /// Inside a string of the arguments with no escape pending (`Reader::quiet`).
-    pub fn quiet(&self) -> Option<crate::quiet::Stop> {
-        self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING)
+    #[inline(never)]
+    pub fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+        self.sc.in_plain_string().then_some((crate::quiet::Flow::Args, crate::quiet::Stop::JSON_STRING))
     }
 
     /// Returns the bytes used and whether the call ended.
@@ -237,7 +238,7 @@ const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
     fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
-        if self.part == Part::Args { self.args.quiet().map(|stop| (crate::quiet::Flow::Args, stop)) } else { None }
+        if self.part == Part::Args { self.args.quiet() } else { None }
     }
 
     fn reset(&mut self, _bare: bool) -> bool {
@@ -516,7 +517,7 @@ impl MistralReader {
 impl Reader for MistralReader {
     fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
         match self.part {
-            MistralPart::Args => self.args.quiet().map(|stop| (crate::quiet::Flow::Args, stop)),
+            MistralPart::Args => self.args.quiet(),
             MistralPart::Inner => self.inner.as_ref()?.quiet(),
             _ => None,
         }
