@@ -57,6 +57,10 @@ pub(crate) struct Emitter {
     started: Option<(usize, Str, Str)>,
     id_prefix: String,
     id_style: IdStyle,
+    /// The decimal digits of the latest generated `Prefixed` id's index and that index: the
+    /// next call's id counts on from them (calls are numbered in order).
+    id_digits: String,
+    id_index: Option<usize>,
     /// Where each consumed input byte went (off unless `record_spans`).
     acct: Accounting,
     /// Drop the whitespace that ends a reasoning block (Step-3.5).
@@ -92,6 +96,8 @@ impl Emitter {
             started: None,
             id_prefix,
             id_style,
+            id_digits: String::new(),
+            id_index: None,
             acct: Accounting::default(),
             strip_reasoning_tail: false,
             reasoning_ws: String::new(),
@@ -402,11 +408,18 @@ impl Emitter {
     }
 
     /// Appends the generated id of call `index` to `s`.
-    fn write_id(&self, index: usize, s: &mut String) {
+    fn write_id(&mut self, index: usize, s: &mut String) {
         match self.id_style {
             IdStyle::Prefixed => {
+                if self.id_index.is_some_and(|last| last.checked_add(1) == Some(index)) {
+                    increment_decimal(&mut self.id_digits);
+                } else {
+                    self.id_digits.clear();
+                    crate::event::push_usize(&mut self.id_digits, index);
+                }
+                self.id_index = Some(index);
                 s.push_str(&self.id_prefix);
-                crate::event::push_usize(s, index);
+                s.push_str(&self.id_digits);
             }
             IdStyle::Alnum9 => {
                 // FNV-1a over the prefix and index: deterministic, so any chunking gives the same ids.
@@ -425,7 +438,24 @@ impl Emitter {
     }
 }
 
+/// Adds one to the decimal number `digits` (ASCII digits, no sign).
+fn increment_decimal(digits: &mut String) {
+    let mut nines = 0;
+    while digits.ends_with('9') {
+        digits.pop();
+        nines += 1;
+    }
+    match digits.pop() {
+        Some(d) => digits.push((d as u8 + 1) as char),
+        None => digits.push('1'),
+    }
+    for _ in 0..nines {
+        digits.push('0');
+    }
+}
+
 /// The view of queued event `q` (its strings in `buf`).
+#[inline(always)]
 fn view<'a>(buf: &'a str, q: &Queued) -> EventRef<'a> {
     let at = |s: &Str| &buf[s.start..s.end];
     match q {
@@ -443,5 +473,22 @@ fn view<'a>(buf: &'a str, q: &Queued) -> EventRef<'a> {
             text: at(text),
         },
         Queued::Diagnostic { label, message, index } => EventRef::Diagnostic { label: *label, message: at(message), index: *index },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
+
+    /// Generated ids count on from the previous one exactly as formatting the index does.
+    #[test]
+    fn ids_count_on_as_formatted() {
+        let mut e = super::Emitter::new("call_".into(), super::IdStyle::Prefixed);
+        let mut id = String::new();
+        for index in (0..1100).chain([5, 6, 99_999, 100_000, 7]) {
+            e.start(index, None, "f", &mut id);
+            assert_eq!(id, format!("call_{index}"));
+        }
     }
 }
