@@ -212,30 +212,28 @@ impl Engine {
         if !self.buf.is_empty() || sink.held_reasoning_ws() > 0 {
             return None;
         }
-        match &self.mode {
-            Mode::Text { reasoning } if self.section.is_none() && !sink.in_call() => {
-                let set = if *reasoning { &self.thinking } else { &self.content };
-                Some(text_quiet(*reasoning, set.ascii_firsts(), sink))
-            }
+        let (flow, stop) = match &self.mode {
+            Mode::Text { reasoning: false } => (Flow::Text, self.content.ascii_firsts()),
+            Mode::Text { reasoning: true } => (Flow::Reasoning, self.thinking.ascii_firsts()),
             Mode::Payload(p) => match p.reader.quiet()? {
                 (Flow::Args, stop) if sink.calls_started() > p.calls_at_start => {
-                    Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? })
+                    return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? });
                 }
-                // The reader's own text or reasoning: emitted as it comes once it committed
-                // (no call can follow it in the payload, so none is held: `settle_markup`).
-                (flow @ (Flow::Text | Flow::Reasoning), stop) if p.reader.committed() && !sink.in_call() => {
-                    Some(text_quiet(flow == Flow::Reasoning, stop, sink))
-                }
-                _ => None,
+                // The reader's own text or reasoning: emitted as it comes once it committed (no
+                // call follows it in the payload, so it is never held: `Reader::quiet`).
+                (Flow::Args, _) => return None,
+                q if p.reader.committed() => q,
+                _ => return None,
             },
-            _ => None,
+            _ => return None,
+        };
+        if self.section.is_some() || sink.in_call() {
+            return None;
         }
-    }
-
-    /// The payload being read can hold no more calls: its reader hints text or reasoning
-    /// (`Reader::quiet`).
-    fn no_more_calls(&self) -> bool {
-        matches!(&self.mode, Mode::Payload(p) if matches!(p.reader.quiet(), Some((Flow::Text | Flow::Reasoning, _))))
+        // Trailing reasoning whitespace is held back where the sink strips it.
+        let ws = if flow == Flow::Reasoning && sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
+        let kind = if flow == Flow::Reasoning { QuietKind::Reasoning } else { QuietKind::Text };
+        Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX })
     }
 
     /// Feeds a chunk.
@@ -304,12 +302,6 @@ impl Engine {
     /// out gets its markup as `text`; the next call's markup starts at `end`.
     #[inline(never)]
     fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
-        if self.no_more_calls() {
-            // The rest of the payload holds no call (a message body of text): its text cannot
-            // be a left-out call's markup, so what the step held comes now, as it would
-            // without a kept markup.
-            sink.settle_held(true);
-        }
         let m = &mut self.markup;
         if let Some((pos, kept)) = sink.take_ended() {
             m.left_out = !kept;
@@ -747,13 +739,3 @@ impl Engine {
     }
 }
 
-/// A quiet run of text or reasoning that nothing but `stop` ends: trailing reasoning whitespace
-/// is held back when the sink strips it (`strip_reasoning_tail`), so it stops the run too.
-#[inline(never)]
-fn text_quiet(reasoning: bool, stop: Stop, sink: &Sink) -> Quiet {
-    if !reasoning {
-        return Quiet { kind: QuietKind::Text, stop, budget: usize::MAX };
-    }
-    let ws = if sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
-    Quiet { kind: QuietKind::Reasoning, stop: stop.or(ws), budget: usize::MAX }
-}

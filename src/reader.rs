@@ -68,10 +68,11 @@ pub trait Reader {
     /// consumed whole and sent on as one such event, byte for byte, leaving the reader in the
     /// same state. `None` (the default) otherwise.
     ///
-    /// `Flow::Text` and `Flow::Reasoning` also say that the rest of the payload holds no call
-    /// (the body of a message of text or reasoning): that text cannot be part of a left-out
-    /// call's markup, so the engine releases it after every step instead of holding it until
-    /// the payload ends while it keeps the payload's markup (`Sink::hold_text`, `CallMarkup`).
+    /// `Flow::Text` and `Flow::Reasoning` are for a part that no call follows in the payload (the
+    /// body of a message of text or reasoning): that text cannot be part of a left-out call's
+    /// markup, so the reader emits it as it comes (`Sink::hold_text(false)` before its
+    /// `Sink::text`), not held until the payload ends while the engine keeps the payload's
+    /// markup (`CallMarkup`).
     fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
         None
     }

@@ -357,7 +357,12 @@ impl MessageReader {
             Route::Call => {
                 self.gap.push(s, sink, None);
             }
-            _ => sink.text(s),
+            _ => {
+                // A body of text holds no call: its text cannot be a left-out call's markup, so
+                // it is not held while the engine keeps the payload's markup (`Reader::quiet`).
+                sink.hold_text(false);
+                sink.text(s)
+            }
         }
     }
 
