@@ -14,15 +14,18 @@
 //!    them in its goals table): every family at least 100 MB/s on its plain case (whole input),
 //!    dense calls at least 300 MB/s (JSON kinds) and 150 MB/s (XML and pythonic kinds).
 //!
+//! Events are read as borrowed views (`push_with`, as the wasm binding and the SSE rewriter do);
+//! `--owned` takes them as `Vec<Event>` (`push_into`) instead.
+//!
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
 //! `--sse` (table 3 only), `--goals` (the goal rows only),
 //! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind),
 //! `--profile-family PARSER CHUNK` (one run of a family's plain case, as in table 2).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
-use toolwire::{Event, Options, ToolCallParser};
+use toolwire::{Event, EventRef, Options, ToolCallParser};
 
 #[path = "../tests/common/data.rs"]
 mod data;
@@ -67,28 +70,59 @@ struct Cfg {
     families: usize,
 }
 
-/// Streams `input` in `chunk`-byte pieces (at char boundaries), dropping events as a
-/// streaming consumer would. Returns seconds and the number of events.
+/// `--owned`: `run` takes the events as `Vec<Event>` (`push_into`) instead of borrowed views
+/// (`push_with`, what the wasm binding and the SSE rewriter use).
+static OWNED: AtomicBool = AtomicBool::new(false);
+
+/// Streams `input` in `chunk`-byte pieces (at char boundaries), reading each event's size as
+/// a streaming consumer would, then dropping it. Returns seconds and the number of events.
 fn run(opts: &Options, input: &str, chunk: usize) -> (f64, usize) {
     let mut p = ToolCallParser::new(opts).unwrap();
-    let mut events: Vec<Event> = Vec::new();
-    let mut n = 0;
+    let (mut n, mut bytes) = (0, 0);
     let t = Instant::now();
-    let bytes = input.as_bytes();
+    if OWNED.load(Relaxed) {
+        let mut events: Vec<Event> = Vec::new();
+        for piece in pieces(input, chunk) {
+            p.push_into(piece, &mut events);
+            n += events.len();
+            events.clear();
+        }
+        p.finish_into(&mut events);
+        n += events.len();
+    } else {
+        let mut seen = |e: EventRef<'_>| {
+            n += 1;
+            bytes += match e {
+                EventRef::Text(t) | EventRef::Reasoning(t) | EventRef::ToolCallDelta { arguments_delta: t, .. } => t.len(),
+                EventRef::ToolCallStart { name, .. } | EventRef::ToolCallEnd { name, .. } => name.len(),
+                EventRef::Diagnostic { message, .. } => message.len(),
+            };
+        };
+        for piece in pieces(input, chunk) {
+            p.push_with(piece, &mut seen);
+        }
+        p.finish_with(&mut seen);
+    }
+    let secs = t.elapsed().as_secs_f64();
+    std::hint::black_box(bytes);
+    (secs, n)
+}
+
+/// `input` in `chunk`-byte pieces (each extended to a char boundary).
+fn pieces(input: &str, chunk: usize) -> impl Iterator<Item = &str> {
     let mut at = 0;
-    while at < bytes.len() {
-        let mut end = (at + chunk).min(bytes.len());
+    std::iter::from_fn(move || {
+        if at >= input.len() {
+            return None;
+        }
+        let mut end = at.saturating_add(chunk).min(input.len());
         while !input.is_char_boundary(end) {
             end += 1;
         }
-        p.push_into(&input[at..end], &mut events);
-        n += events.len();
-        events.clear();
+        let piece = &input[at..end];
         at = end;
-    }
-    p.finish_into(&mut events);
-    n += events.len();
-    (t.elapsed().as_secs_f64(), n)
+        Some(piece)
+    })
 }
 
 /// The fastest of the runs: on a shared machine the others are slowed by other processes.
@@ -136,6 +170,7 @@ fn repeat_to(unit: &str, size: usize) -> String {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
+    OWNED.store(args.iter().any(|a| a == "--owned"), Relaxed);
     let families = args.iter().position(|a| a == "--families").and_then(|i| args.get(i + 1)).and_then(|n| n.parse().ok());
     let cfg = Cfg {
         reps: if quick { 3 } else { 7 },

@@ -361,15 +361,17 @@ if (want(1)) {
     await pipe(chunks, () => new SseRewriteStream(options));
     const id = await pipe(chunks, () => new TransformStream());
     const rw = await pipe(chunks, () => new SseRewriteStream(options));
+    // What any rewrite that writes new bytes for each chunk pays at least: a new buffer each.
+    const copy = await pipe(chunks, () => new TransformStream({ transform: (c, controller) => controller.enqueue(c.slice()) }));
     const work = ((rw - id) * 1e6) / events;
     const name = `${events} events, reasoning ${think ? "on" : "off"}, ${perChunk} per network chunk`;
-    rows.push([name, id.toFixed(1), rw.toFixed(1), `${(rw / id).toFixed(2)}x`, work.toFixed(0), floor(chunks).toFixed(1)]);
+    rows.push([name, id.toFixed(1), copy.toFixed(1), rw.toFixed(1), `${(rw / id).toFixed(2)}x`, work.toFixed(0), (((rw - copy) * 1e6) / events).toFixed(0), floor(chunks).toFixed(1)]);
     goal(1, `SSE rewrite / identity TransformStream, ${name}`, `${(rw / id).toFixed(2)}x`, "<= 1.5x", rw / id <= 1.5);
     goal(1, `SSE rewrite work per event, ${name}`, `${(work / 1000).toFixed(2)} µs`, "< 2 µs", work < 2000);
   }
   console.log("## SSE rewrite (`SseRewriteStream`, `hermes`) against an identity `TransformStream` over the same upstream chunks (ms for the stream)");
   console.log();
-  table(["upstream", "identity ms", "rewrite ms", "ratio", "rewrite work ns/event", "plain-JS floor ms (split, JSON.parse, JSON.stringify)"], rows);
+  table(["upstream", "identity ms", "copying transform ms (each chunk sliced)", "rewrite ms", "ratio", "rewrite work ns/event", "over the copying transform ns/event", "plain-JS floor ms (split, JSON.parse, JSON.stringify)"], rows);
 
   // The worker's whole request (Node, the upstream's fetch answered from memory): what a
   // 2,000-token reply costs the worker, against the free plan's 10 ms of CPU.
@@ -383,22 +385,29 @@ if (want(1)) {
   };
   const request = () => new Request("http://worker/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "Qwen/Qwen2.5-7B-Instruct", stream: true, tools: streams.tools, messages: [{ role: "user", content: "Write the notes." }] }) });
   const env = { UPSTREAM_URL: "http://upstream" };
+  /** CPU ms of one whole request, its streamed reply read to the end. */
+  const once = async () => {
+    const t = cpuMs();
+    const res = await worker.fetch(request(), env);
+    const reader = res.body.getReader();
+    while (!(await reader.read()).done);
+    return cpuMs() - t;
+  };
+  // A worker isolate serves many requests: the first ones run the worker's code before the
+  // JIT has optimised it (printed), then come the warm figures (the goal row).
+  const first = [];
   const ts = [];
   try {
-    for (let r = 0; r < REPS + 1; r++) {
-      const t = cpuMs();
-      const res = await worker.fetch(request(), env);
-      const reader = res.body.getReader();
-      while (!(await reader.read()).done);
-      ts.push(cpuMs() - t);
-    }
+    for (let r = 0; r < 3; r++) first.push(await once());
+    for (let r = 0; r < 20; r++) await once();
+    for (let r = 0; r < REPS; r++) ts.push(await once());
   } finally {
     globalThis.fetch = realFetch;
   }
-  const ms = median(ts.slice(1));
-  console.log(`Worker request with a 2,000-token streamed reply (Node, upstream answered from memory): ${ms.toFixed(1)} ms.`);
+  const ms = median(ts);
+  console.log(`Worker request with a 2,000-token streamed reply (Node, upstream answered from memory): ${ms.toFixed(1)} ms in a warm isolate (median of ${REPS}, after 23 requests); the first three requests in this process (the worker's code not yet optimised): ${first.map((t) => t.toFixed(1)).join(", ")} ms.`);
   console.log();
-  goal(1, "worker: whole request with a 2,000-token streamed reply (Node)", `${ms.toFixed(1)} ms`, "<= 5 ms (half the free plan's 10 ms CPU)", ms <= 5);
+  goal(1, "worker: whole request with a 2,000-token streamed reply (Node, warm)", `${ms.toFixed(1)} ms`, "<= 5 ms (half the free plan's 10 ms CPU)", ms <= 5);
 }
 
 console.log(`## Goals (issue 14), measured in this run`);

@@ -70,6 +70,11 @@ export class SseRewriter {
    * when the rewrite leaves them as they came, they are returned themselves, not a copy.
    */
   pushOwned(bytes: Uint8Array): Uint8Array;
+  /**
+   * Like `pushOwned`, but rewritten bytes come back as a view of the wasm memory, valid until
+   * the next call into toolwire: read or copy them before.
+   */
+  pushView(bytes: Uint8Array): Uint8Array;
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */
   finish(): Uint8Array;
   /** The diagnostics reported since the last call. */

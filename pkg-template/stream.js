@@ -53,6 +53,16 @@ export class SseRewriter {
    * `chunk` itself, not a copy.
    */
   pushOwned(chunk) {
+    const out = this.pushView(chunk);
+    return out === chunk || out.length === 0 ? out : out.slice();
+  }
+
+  /**
+   * Like `pushOwned`, without copying the rewritten bytes out: a rewritten answer is a view of
+   * the wasm memory, valid until the next call into toolwire (read or copy it before). For
+   * callers that copy the answers into buffers of their own (the worker's output pool).
+   */
+  pushView(chunk) {
     if (!(chunk instanceof Uint8Array)) return this.push(chunk);
     const wasm = this.#live();
     const n = chunk.length;
@@ -67,7 +77,7 @@ export class SseRewriter {
     if (r === VERBATIM) return chunk;
     if (r === 0) return EMPTY;
     const ptr = memoryWords()[this.#outAt];
-    return memoryBytes().slice(ptr, ptr + r);
+    return memoryBytes().subarray(ptr, ptr + r);
   }
 
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */

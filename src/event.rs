@@ -73,43 +73,97 @@ pub enum Event {
     Diagnostic { label: Label, message: String, index: Option<usize> },
 }
 
+/// A borrowed view of one event: what `ToolCallParser::push_with` hands its callback (no
+/// string of it is allocated; the views live until the callback returns). `to_event` makes
+/// the `Event`, `Event::as_ref` the view; both write the same JSON.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EventRef<'a> {
+    Text(&'a str),
+    Reasoning(&'a str),
+    ToolCallStart { index: usize, id: &'a str, name: &'a str },
+    ToolCallDelta { index: usize, arguments_delta: &'a str },
+    ToolCallEnd { index: usize, id: &'a str, name: &'a str, arguments: &'a str, repaired: bool, kept: bool, text: &'a str },
+    Diagnostic { label: Label, message: &'a str, index: Option<usize> },
+}
+
 impl Event {
+    /// The borrowed view of this event.
+    pub fn as_ref(&self) -> EventRef<'_> {
+        match self {
+            Event::Text(t) => EventRef::Text(t),
+            Event::Reasoning(t) => EventRef::Reasoning(t),
+            Event::ToolCallStart { index, id, name } => EventRef::ToolCallStart { index: *index, id, name },
+            Event::ToolCallDelta { index, arguments_delta } => EventRef::ToolCallDelta { index: *index, arguments_delta },
+            Event::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
+                EventRef::ToolCallEnd { index: *index, id, name, arguments, repaired: *repaired, kept: *kept, text }
+            }
+            Event::Diagnostic { label, message, index } => EventRef::Diagnostic { label: *label, message, index: *index },
+        }
+    }
+
     /// Appends the JS/JSON shape of this event to `out`.
     pub fn write_json(&self, out: &mut String) {
+        self.as_ref().write_json(out)
+    }
+}
+
+impl EventRef<'_> {
+    /// The owned event.
+    pub fn to_event(self) -> Event {
         match self {
-            Event::Text(t) => {
+            EventRef::Text(t) => Event::Text(t.to_string()),
+            EventRef::Reasoning(t) => Event::Reasoning(t.to_string()),
+            EventRef::ToolCallStart { index, id, name } => Event::ToolCallStart { index, id: id.to_string(), name: name.to_string() },
+            EventRef::ToolCallDelta { index, arguments_delta } => Event::ToolCallDelta { index, arguments_delta: arguments_delta.to_string() },
+            EventRef::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => Event::ToolCallEnd {
+                index,
+                id: id.to_string(),
+                name: name.to_string(),
+                arguments: arguments.to_string(),
+                repaired,
+                kept,
+                text: text.to_string(),
+            },
+            EventRef::Diagnostic { label, message, index } => Event::Diagnostic { label, message: message.to_string(), index },
+        }
+    }
+
+    /// Appends the JS/JSON shape of this event to `out`.
+    pub fn write_json(self, out: &mut String) {
+        match self {
+            EventRef::Text(t) => {
                 out.push_str("{\"type\":\"text\",\"text\":");
                 push_json_string(out, t);
             }
-            Event::Reasoning(t) => {
+            EventRef::Reasoning(t) => {
                 out.push_str("{\"type\":\"reasoning\",\"text\":");
                 push_json_string(out, t);
             }
-            Event::ToolCallStart { index, id, name } => {
+            EventRef::ToolCallStart { index, id, name } => {
                 out.push_str("{\"type\":\"tool-call-start\",\"index\":");
-                push_usize(out, *index);
+                push_usize(out, index);
                 push_call(out, ",", id, name, None);
             }
-            Event::ToolCallDelta { index, arguments_delta } => {
+            EventRef::ToolCallDelta { index, arguments_delta } => {
                 out.push_str("{\"type\":\"tool-call-delta\",\"index\":");
-                push_usize(out, *index);
+                push_usize(out, index);
                 out.push_str(",\"argumentsDelta\":");
                 push_json_string(out, arguments_delta);
             }
-            Event::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
+            EventRef::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
                 out.push_str("{\"type\":\"tool-call-end\",\"index\":");
-                push_usize(out, *index);
+                push_usize(out, index);
                 push_call(out, ",", id, name, Some(arguments));
-                if *repaired {
+                if repaired {
                     out.push_str(",\"repaired\":true");
                 }
-                out.push_str(if *kept { ",\"kept\":true" } else { ",\"kept\":false" });
+                out.push_str(if kept { ",\"kept\":true" } else { ",\"kept\":false" });
                 if !text.is_empty() {
                     out.push_str(",\"text\":");
                     push_json_string(out, text);
                 }
             }
-            Event::Diagnostic { label, message, index } => push_diagnostic(out, *label, message, *index),
+            EventRef::Diagnostic { label, message, index } => push_diagnostic(out, label, message, index),
         }
         out.push('}');
     }
@@ -138,21 +192,6 @@ fn push_diagnostic(out: &mut String, label: Label, message: &str, index: Option<
         out.push_str(",\"index\":");
         push_usize(out, i);
     }
-}
-
-/// Writes events as one JSON array.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))] // the binding's (wasm.rs)
-pub fn events_to_json(events: &[Event]) -> String {
-    let mut out = String::with_capacity(64 * events.len() + 2);
-    out.push('[');
-    for (i, e) in events.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        e.write_json(&mut out);
-    }
-    out.push(']');
-    out
 }
 
 pub(crate) fn push_usize(out: &mut String, n: usize) {

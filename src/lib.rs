@@ -13,6 +13,22 @@
 //! assert!(matches!(&events[1], Event::ToolCallStart { name, .. } if name == "get_weather"));
 //! ```
 //!
+//! A consumer that handles each event as it comes can take borrowed views instead: no string
+//! is allocated per event (the parser's one buffer holds them until the callback returns).
+//!
+//! ```
+//! use toolwire::{EventRef, Options, ToolCallParser};
+//! let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
+//! let mut names = Vec::new();
+//! p.push_with("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", |e| {
+//!     if let EventRef::ToolCallStart { name, .. } = e {
+//!         names.push(name.to_string());
+//!     }
+//! });
+//! p.finish_with(|_| {});
+//! assert_eq!(names, ["f"]);
+//! ```
+//!
 //! The core is pure Rust (no I/O, no JS types) and `#![no_std]` with `alloc`: the `std` feature
 //! (default) adds `std::error::Error`, and `regex` (default) regex-lite for `pattern`; `wasm.rs`
 //! is the only module that knows wasm-bindgen. See ARCHITECTURE.md for the layers.
@@ -90,7 +106,7 @@ mod xml;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use event::{Diagnostic, Event, Keep, Label, ParseResult, ToolCall};
+pub use event::{Diagnostic, Event, EventRef, Keep, Label, ParseResult, ToolCall};
 pub use classify::{classify, Classification, Verdict};
 pub use detect::{detect_parser, sniff_parser};
 pub use limits::Limits;

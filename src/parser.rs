@@ -3,7 +3,7 @@
 use crate::quiet::Quiet;
 use crate::prelude::*;
 use crate::engine::Engine;
-use crate::event::{Event, ParseResult};
+use crate::event::{Event, EventRef, ParseResult};
 use crate::families;
 use crate::limits::Limits;
 use crate::reasoning;
@@ -239,11 +239,23 @@ impl ToolCallParser {
 
     /// Like `push`, appending to `out`.
     pub fn push_into(&mut self, chunk: &str, out: &mut Vec<Event>) {
-        if self.finished {
-            return;
-        }
-        self.engine.push(chunk, &mut self.sink);
+        self.feed(chunk);
         self.sink.drain_into(out);
+    }
+
+    /// Like `push`, handing each event to `f` as a borrowed view (valid during the call): no
+    /// string is allocated per event. The events are `push`'s, in the same order.
+    pub fn push_with(&mut self, chunk: &str, f: impl FnMut(EventRef<'_>)) {
+        self.feed(chunk);
+        self.sink.drain_with(f);
+    }
+
+    /// Runs `chunk` through the engine; its events stay queued in the sink.
+    pub(crate) fn feed(&mut self, chunk: &str) {
+        if !self.finished {
+            self.sink.reserve(chunk.len());
+            self.engine.push(chunk, &mut self.sink);
+        }
     }
 
     /// The quiet-run hint for the next input (see [`Quiet`]): `None` when the next input may do
@@ -259,29 +271,45 @@ impl ToolCallParser {
     /// already, pushes answered by `quiet()` (each its own event of the promised kind): the
     /// events of those bytes are left out of `out`. `skipped` is at a char boundary.
     pub fn push_after_quiet(&mut self, chunk: &str, skipped: usize, out: &mut Vec<Event>) {
-        let from = out.len();
-        self.push_into(chunk, out);
+        self.feed_after_quiet(chunk, skipped);
+        self.sink.drain_into(out);
+    }
+
+    /// `push_after_quiet` with borrowed views, as `push_with`.
+    pub fn push_after_quiet_with(&mut self, chunk: &str, skipped: usize, f: impl FnMut(EventRef<'_>)) {
+        self.feed_after_quiet(chunk, skipped);
+        self.sink.drain_with(f);
+    }
+
+    /// `feed`, then the first `skipped` bytes' events are left out (`push_after_quiet`).
+    pub(crate) fn feed_after_quiet(&mut self, chunk: &str, skipped: usize) {
+        self.feed(chunk);
         let Some(head) = chunk.get(..skipped).filter(|h| !h.is_empty()) else { return };
-        let first = match out.get_mut(from) {
-            Some(Event::Text(t) | Event::Reasoning(t) | Event::ToolCallDelta { arguments_delta: t, .. }) if t.starts_with(head) => t,
-            _ => {
-                // A breach of `quiet()`'s promise (the harness's quiet driver trips it).
-                debug_assert!(false, "the events of a quiet run are not where quiet() said");
-                return;
-            }
-        };
-        first.drain(..skipped);
-        if first.is_empty() {
-            out.remove(from);
+        if self.finished {
+            return;
         }
+        // A breach of `quiet()`'s promise (the harness's quiet driver trips it).
+        let skipped = self.sink.skip_head(head);
+        debug_assert!(skipped, "the events of a quiet run are not where quiet() said");
     }
 
     /// Feeds bytes; a UTF-8 sequence split across chunks is joined (invalid bytes become U+FFFD).
     pub fn push_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
+        self.feed_bytes(bytes);
+        self.sink.drain_into(out);
+    }
+
+    /// `push_bytes` with borrowed views, as `push_with`.
+    pub fn push_bytes_with(&mut self, bytes: &[u8], f: impl FnMut(EventRef<'_>)) {
+        self.feed_bytes(bytes);
+        self.sink.drain_with(f);
+    }
+
+    pub(crate) fn feed_bytes(&mut self, bytes: &[u8]) {
         let mut text = core::mem::take(&mut self.scratch);
         text.clear();
         self.utf8.decode(bytes, &mut text);
-        self.push_into(&text, out);
+        self.feed(&text);
         self.scratch = text;
     }
 
@@ -294,6 +322,17 @@ impl ToolCallParser {
     }
 
     pub fn finish_into(&mut self, out: &mut Vec<Event>) {
+        self.end_input();
+        self.sink.drain_into(out);
+    }
+
+    /// `finish` with borrowed views, as `push_with`.
+    pub fn finish_with(&mut self, f: impl FnMut(EventRef<'_>)) {
+        self.end_input();
+        self.sink.drain_with(f);
+    }
+
+    pub(crate) fn end_input(&mut self) {
         if self.finished {
             return;
         }
@@ -304,7 +343,24 @@ impl ToolCallParser {
         }
         self.engine.finish(&mut self.sink);
         self.finished = true;
-        self.sink.drain_into(out);
+    }
+
+    /// Events queued by the latest `feed*`/`end_input`, not drained yet (the binding's).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))]
+    pub(crate) fn queued(&self) -> usize {
+        self.sink.queued()
+    }
+
+    /// The only queued event, when there is exactly one (the binding's short forms).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))]
+    pub(crate) fn single(&self) -> Option<EventRef<'_>> {
+        self.sink.single()
+    }
+
+    /// Hands the queued events to `f` (`drain_with`).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))]
+    pub(crate) fn drain_with(&mut self, f: impl FnMut(EventRef<'_>)) {
+        self.sink.drain_with(f);
     }
 
     /// Turns on byte accounting: `spans()` then tells where every consumed input byte went

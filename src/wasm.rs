@@ -7,7 +7,7 @@
 //! `Error`s whose message names the valid options.
 
 use crate::prelude::*;
-use crate::event::{events_to_json, Event};
+use crate::event::EventRef;
 use crate::parser::{Options, ToolCallParser};
 use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};
 use wasm_bindgen::prelude::*;
@@ -133,10 +133,9 @@ pub fn parse_js(text: &str, opts: &str) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = ToolCallParser)]
 pub struct JsToolCallParser {
     inner: ToolCallParser,
-    events: Vec<Event>,
     /// The input buffer JS writes a chunk's UTF-8 into (`inputBuffer`, `pushInput`).
     input: Vec<u8>,
-    /// The last `pushInput` result (`outputPtr`).
+    /// The last result (`outputPtr` after `pushInput`), reused from call to call.
     output: String,
     /// The quiet-run hint after the last call (`quietPtr`).
     quiet: [u32; 8],
@@ -147,7 +146,7 @@ impl JsToolCallParser {
     #[wasm_bindgen(constructor)]
     pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
         let inner = parser_for(opts)?;
-        let mut p = JsToolCallParser { inner, events: Vec::new(), input: Vec::new(), output: String::new(), quiet: [0; 8] };
+        let mut p = JsToolCallParser { inner, input: Vec::new(), output: String::new(), quiet: [0; 8] };
         p.set_quiet();
         Ok(p)
     }
@@ -185,10 +184,10 @@ impl JsToolCallParser {
 
     /// Feeds a text chunk; returns the events it completes.
     pub fn push(&mut self, chunk: &str) -> String {
-        self.events.clear();
-        self.inner.push_into(chunk, &mut self.events);
+        self.inner.feed(chunk);
         self.set_quiet();
-        self.drain()
+        self.drain();
+        self.output.clone()
     }
 
     /// The address of an input buffer of at least `len` bytes in wasm memory, valid until the
@@ -212,13 +211,12 @@ impl JsToolCallParser {
     /// be read).
     #[wasm_bindgen(js_name = pushInput)]
     pub fn push_input(&mut self, len: usize, skipped: usize) -> usize {
-        self.events.clear();
         let bytes = self.input.get(..len).unwrap_or(&self.input);
         match core::str::from_utf8(bytes) {
-            Ok(text) => self.inner.push_after_quiet(text, skipped, &mut self.events),
-            Err(_) => self.inner.push_bytes(bytes, &mut self.events),
+            Ok(text) => self.inner.feed_after_quiet(text, skipped),
+            Err(_) => self.inner.feed_bytes(bytes),
         }
-        self.output = self.drain();
+        self.drain();
         self.set_quiet();
         self.output.len()
     }
@@ -232,49 +230,55 @@ impl JsToolCallParser {
     /// Feeds UTF-8 bytes (code points may be split across chunks).
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
-        self.events.clear();
-        self.inner.push_bytes(bytes, &mut self.events);
+        self.inner.feed_bytes(bytes);
         self.set_quiet();
-        self.drain()
+        self.drain();
+        self.output.clone()
     }
 
     /// Ends the input: flushes held text, ends an open call (reporting truncation).
     pub fn finish(&mut self) -> String {
-        self.events.clear();
-        self.inner.finish_into(&mut self.events);
+        self.inner.end_input();
         self.quiet = [0; 8];
-        self.drain()
+        self.drain();
+        self.output.clone()
     }
 
-    /// The events as the JS shell reads them (`events` in api.js): the common batches of one
-    /// event in a short form that needs no JSON (most pushes give one text or one delta),
-    /// else a JSON array. `""`: none; `t…`: one text; `r…`: one reasoning; `dN:…`: one
-    /// delta of call N.
-    fn drain(&mut self) -> String {
-        let s = match self.events.as_slice() {
-            [] => String::new(),
-            [Event::Text(t)] => tagged('t', t),
-            [Event::Reasoning(t)] => tagged('r', t),
-            [Event::ToolCallDelta { index, arguments_delta }] => {
-                let mut s = String::with_capacity(arguments_delta.len() + 8);
-                s.push('d');
-                crate::event::push_usize(&mut s, *index);
-                s.push(':');
-                s.push_str(arguments_delta);
-                s
+    /// Writes the queued events to `output` as the JS shell reads them (`events` in api.js),
+    /// from their borrowed views (no string per event): the common batches of one event in a
+    /// short form that needs no JSON (most pushes give one text or one delta), else a JSON
+    /// array. `""`: none; `t…`: one text; `r…`: one reasoning; `dN:…`: one delta of call N.
+    fn drain(&mut self) {
+        let out = &mut self.output;
+        out.clear();
+        match self.inner.single() {
+            Some(EventRef::Text(t)) => tagged(out, 't', t),
+            Some(EventRef::Reasoning(t)) => tagged(out, 'r', t),
+            Some(EventRef::ToolCallDelta { index, arguments_delta }) => {
+                out.push('d');
+                crate::event::push_usize(out, index);
+                out.push(':');
+                out.push_str(arguments_delta);
             }
-            events => events_to_json(events),
-        };
-        self.events.clear();
-        s
+            _ if self.inner.queued() == 0 => {}
+            _ => {
+                out.push('[');
+                self.inner.drain_with(|e| {
+                    if out.len() > 1 {
+                        out.push(',');
+                    }
+                    e.write_json(out);
+                });
+                out.push(']');
+            }
+        }
+        self.inner.drain_with(|_| {});
     }
 }
 
-fn tagged(tag: char, text: &str) -> String {
-    let mut s = String::with_capacity(text.len() + 1);
-    s.push(tag);
-    s.push_str(text);
-    s
+fn tagged(out: &mut String, tag: char, text: &str) {
+    out.push(tag);
+    out.push_str(text);
 }
 
 /// The wasm memory (the package reads `pushInput` results from it).

@@ -12,6 +12,11 @@ pub fn push_json_string(out: &mut String, s: &str) {
 /// Appends the JSON-escaped body of `s` (no quotes).
 pub fn push_escaped(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
+    // A short string (a key, a name) checked a byte at a time, without the word scan's setup.
+    if bytes.len() < 16 && !bytes.iter().any(|&b| needs_escape(b)) {
+        out.push_str(s);
+        return;
+    }
     let mut run = 0;
     loop {
         // Bytes that need no escape, eight at a time.

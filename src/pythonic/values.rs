@@ -608,7 +608,7 @@ impl Values {
                 self.held_in = 0;
             }
             let max = sink.limits.max_buffer_bytes;
-            let cap = crate::limits::crossing(input, i, input.len(), self.held_in, max).filter(|_| holding);
+            let cap = if holding { crate::limits::crossing(input, i, input.len(), self.held_in, max) } else { None };
             let (view, view_eof) = match cap {
                 Some(at) => (&input[..at], false),
                 None => (input, eof),

@@ -42,6 +42,15 @@ impl ArgsGuard {
         ArgsGuard { text: String::with_capacity(64), before: scanner.clone(), scanner, overflowed: false, diverged: false }
     }
 
+    /// Makes this guard what `new(max_depth)` makes, keeping its allocations.
+    pub fn reset(&mut self, max_depth: usize) {
+        self.text.clear();
+        self.scanner = JsonScanner::new(Expect::Object, max_depth + 1);
+        self.before.clone_from(&self.scanner);
+        self.overflowed = false;
+        self.diverged = false;
+    }
+
     /// Takes `s` (or what of it fits in `max` bytes) when it continues the JSON so far.
     pub fn take(&mut self, s: &str, max: usize) -> Taken {
         if self.overflowed {

@@ -2,9 +2,14 @@
 //! fragments of one call join), call ids, and the input offsets of what it emits: text and
 //! reasoning the sequencer emits carry the offset of their bytes, what readers emit comes from
 //! inside the markup they read, so the byte accounting (`spans.rs`) falls out of emission.
+//!
+//! The queue holds no `String` per event: every event's strings are ranges of one buffer
+//! (`buf`), reused from push to push, and a call's end event names the same id and name bytes
+//! as its start when both are queued. Draining hands out borrowed views (`EventRef`), or owned
+//! events for the `Vec<Event>` API; a caller of the views allocates nothing per event.
 
 use crate::prelude::*;
-use crate::event::{Event, Label};
+use crate::event::{Event, EventRef, Label};
 use crate::spans::{Accounting, Span, SpanKind};
 
 /// How call ids are made.
@@ -19,11 +24,43 @@ pub enum IdStyle {
 /// Trailing reasoning whitespace held at most; a longer run is emitted but for its last bytes.
 const MAX_REASONING_WS: usize = 256;
 
+/// A string of a queued event: `Emitter::buf[start..end]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Str {
+    start: usize,
+    end: usize,
+}
+
+/// A queued event: an `Event` whose strings are ranges of `Emitter::buf`.
+#[derive(Clone, Copy, Debug)]
+enum Queued {
+    Text(Str),
+    Reasoning(Str),
+    Start { index: usize, id: Str, name: Str },
+    Delta { index: usize, args: Str },
+    End { index: usize, id: Str, name: Str, arguments: Str, repaired: bool, kept: bool, text: Str },
+    Diagnostic { label: Label, message: Str, index: Option<usize> },
+}
+
+/// Capacity of the event buffer (bytes) and queue (events) kept across pushes at most: a
+/// larger one (a big push) is given back after it is drained.
+const KEEP_BUF: usize = 1 << 20;
+const KEEP_EVENTS: usize = 1 << 14;
+
 /// See the module docs.
 pub(crate) struct Emitter {
-    events: Vec<Event>,
+    events: Vec<Queued>,
+    /// The strings of `events`, appended in emission order (the last event's last string ends
+    /// the buffer, so merging into it appends).
+    buf: String,
+    /// The queued start of the open call, when its id and name are in `buf` (`end` names them).
+    started: Option<(usize, Str, Str)>,
     id_prefix: String,
     id_style: IdStyle,
+    /// The decimal digits of the latest generated `Prefixed` id's index and that index: the
+    /// next call's id counts on from them (calls are numbered in order).
+    id_digits: String,
+    id_index: Option<usize>,
     /// Where each consumed input byte went (off unless `record_spans`).
     acct: Accounting,
     /// Drop the whitespace that ends a reasoning block (Step-3.5).
@@ -51,20 +88,16 @@ pub(crate) struct Emitter {
     output_at_end: usize,
 }
 
-/// `s` as the start of an event that later pieces join: room for a few small ones without
-/// growing.
-fn joinable(s: &str) -> String {
-    let mut t = String::with_capacity(s.len().max(64));
-    t.push_str(s);
-    t
-}
-
 impl Emitter {
     pub fn new(id_prefix: String, id_style: IdStyle) -> Emitter {
         Emitter {
             events: Vec::new(),
+            buf: String::new(),
+            started: None,
             id_prefix,
             id_style,
+            id_digits: String::new(),
+            id_index: None,
             acct: Accounting::default(),
             strip_reasoning_tail: false,
             reasoning_ws: String::new(),
@@ -98,30 +131,97 @@ impl Emitter {
         self.acct.end(end);
     }
 
-    /// Moves the events emitted so far to the end of `out`.
-    pub fn drain_into(&mut self, out: &mut Vec<Event>) {
+    /// Hands each event emitted so far to `f`, in order, and empties the queue.
+    pub fn drain_with(&mut self, mut f: impl FnMut(EventRef<'_>)) {
         self.ended = None;
-        out.append(&mut self.events);
-    }
-
-    /// Like `drain_into`, calling `at_end(end, out)` before each call end event is moved.
-    pub fn drain_ends_into(&mut self, out: &mut Vec<Event>, mut at_end: impl FnMut(&Event, &mut Vec<Event>)) {
-        self.ended = None;
-        out.reserve(self.events.len());
-        for e in self.events.drain(..) {
-            if matches!(e, Event::ToolCallEnd { .. }) {
-                at_end(&e, out);
-            }
-            out.push(e);
+        self.started = None;
+        for q in &self.events {
+            f(view(&self.buf, q));
+        }
+        self.events.clear();
+        self.buf.clear();
+        if self.buf.capacity() > KEEP_BUF {
+            self.buf.shrink_to(KEEP_BUF / 16);
+        }
+        if self.events.capacity() > KEEP_EVENTS {
+            self.events.shrink_to(KEEP_EVENTS / 16);
         }
     }
 
-    /// Emits a call's end event; a kept call's held text follows it (see `hold`).
-    pub fn end(&mut self, event: Event, kept: bool) {
+    /// Moves the events emitted so far to the end of `out`.
+    pub fn drain_into(&mut self, out: &mut Vec<Event>) {
+        out.reserve(self.events.len());
+        self.drain_with(|e| out.push(e.to_event()));
+    }
+
+    /// Makes room for `n` more bytes of event strings (a push of `n` bytes emits about as
+    /// many: one allocation instead of a doubling series).
+    pub fn reserve(&mut self, n: usize) {
+        self.buf.reserve(n);
+    }
+
+    /// Queued events (diagnostics validation adds when they are drained not counted).
+    pub fn queued(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The only queued event, when there is exactly one.
+    pub fn single(&self) -> Option<EventRef<'_>> {
+        match self.events.as_slice() {
+            [q] => Some(view(&self.buf, q)),
+            _ => None,
+        }
+    }
+
+    /// Leaves the first `head.len()` bytes of the first queued event out: they are `head`, the
+    /// start of its text, reasoning or arguments fragment (a quiet run the caller reported
+    /// already, `ToolCallParser::push_after_quiet`). False (and nothing changes) when they are
+    /// not.
+    pub fn skip_head(&mut self, head: &str) -> bool {
+        let Some(q) = self.events.first_mut() else { return false };
+        let (Queued::Text(t) | Queued::Reasoning(t) | Queued::Delta { args: t, .. }) = q else { return false };
+        if !self.buf[t.start..t.end].starts_with(head) {
+            return false;
+        }
+        t.start += head.len();
+        if t.start == t.end {
+            self.events.remove(0);
+            self.ended = self.ended.map(|(pos, kept)| (pos - 1, kept));
+        }
+        true
+    }
+
+    /// Appends `s` to the buffer: a new string.
+    fn put(&mut self, s: &str) -> Str {
+        let start = self.buf.len();
+        self.buf.push_str(s);
+        Str { start, end: self.buf.len() }
+    }
+
+    /// Appends `s` to the string `at` (moved to the end of the buffer first unless it ends it).
+    fn grow(buf: &mut String, at: &mut Str, s: &str) {
+        if at.end != buf.len() {
+            let start = buf.len();
+            let moved = buf[at.start..at.end].to_string();
+            buf.push_str(&moved);
+            *at = Str { start, end: buf.len() };
+        }
+        buf.push_str(s);
+        at.end = buf.len();
+    }
+
+    /// Emits a call's end event (`id` and `name` as on its start); a kept call's held text
+    /// follows it (see `hold`).
+    pub fn end(&mut self, index: usize, id: &str, name: &str, arguments: &str, repaired: bool, kept: bool) {
         self.ends += 1;
         self.output_at_end = self.reader_output;
         self.ended = Some((self.events.len(), kept));
-        self.events.push(event);
+        let (id, name) = match self.started.take() {
+            Some((i, id, name)) if i == index => (id, name),
+            _ => (self.put(id), self.put(name)),
+        };
+        let arguments = self.put(arguments);
+        self.events.push(Queued::End { index, id, name, arguments, repaired, kept, text: Str::default() });
         // A left-out call's held text waits for `leave_out` while the engine keeps its markup.
         if kept || !self.hold {
             self.release_held();
@@ -182,8 +282,11 @@ impl Emitter {
         if !markup.is_empty() {
             self.acct.emitted(at, markup.len(), SpanKind::Text);
         }
-        if let Some(Event::ToolCallEnd { text, .. }) = self.events.get_mut(pos) {
-            *text = markup;
+        if matches!(self.events.get(pos), Some(Queued::End { .. })) {
+            let markup = self.put(&markup);
+            if let Some(Queued::End { text, .. }) = self.events.get_mut(pos) {
+                *text = markup;
+            }
         }
     }
 
@@ -211,10 +314,11 @@ impl Emitter {
         if s.is_empty() {
             return;
         }
-        if let Some(Event::Text(t)) = self.events.last_mut() {
-            t.push_str(s);
+        if let Some(Queued::Text(t)) = self.events.last_mut() {
+            Emitter::grow(&mut self.buf, t, s);
         } else {
-            self.events.push(Event::Text(joinable(s)));
+            let t = self.put(s);
+            self.events.push(Queued::Text(t));
         }
     }
 
@@ -265,43 +369,57 @@ impl Emitter {
                 self.acct.inner(s.len(), true);
             }
         }
-        if let Some(Event::Reasoning(t)) = self.events.last_mut() {
-            t.push_str(s);
+        if let Some(Queued::Reasoning(t)) = self.events.last_mut() {
+            Emitter::grow(&mut self.buf, t, s);
         } else {
-            self.events.push(Event::Reasoning(s.to_string()));
+            let t = self.put(s);
+            self.events.push(Queued::Reasoning(t));
         }
     }
 
-    pub fn diag(&mut self, label: Label, message: String, index: Option<usize>) {
-        self.events.push(Event::Diagnostic { label, message, index });
+    pub fn diag(&mut self, label: Label, message: &str, index: Option<usize>) {
+        let message = self.put(message);
+        self.events.push(Queued::Diagnostic { label, message, index });
     }
 
-    /// `tool-call-start` of call `index`; `id` overrides the generated id. Returns the id.
-    pub fn start(&mut self, index: usize, id: Option<String>, name: &str) -> String {
+    /// `tool-call-start` of call `index`; `id` overrides the generated id. The id is written
+    /// to `id_out` (cleared first).
+    pub fn start(&mut self, index: usize, id: Option<&str>, name: &str, id_out: &mut String) {
         self.reasoning_ws.clear();
-        let id = id.filter(|s| !s.is_empty()).unwrap_or_else(|| self.make_id(index));
-        self.events.push(Event::ToolCallStart { index, id: id.clone(), name: name.to_string() });
-        id
+        id_out.clear();
+        match id.filter(|s| !s.is_empty()) {
+            Some(id) => id_out.push_str(id),
+            None => self.write_id(index, id_out),
+        }
+        let (id, name) = (self.put(id_out), self.put(name));
+        self.started = Some((index, id, name));
+        self.events.push(Queued::Start { index, id, name });
     }
 
     /// An arguments fragment of call `index` (joined to the previous one of the same call).
     pub fn delta(&mut self, index: usize, s: &str) {
-        if let Some(Event::ToolCallDelta { index: i, arguments_delta }) = self.events.last_mut() {
+        if let Some(Queued::Delta { index: i, args }) = self.events.last_mut() {
             if *i == index {
-                arguments_delta.push_str(s);
-                return;
+                return Emitter::grow(&mut self.buf, args, s);
             }
         }
-        self.events.push(Event::ToolCallDelta { index, arguments_delta: joinable(s) });
+        let args = self.put(s);
+        self.events.push(Queued::Delta { index, args });
     }
 
-    fn make_id(&self, index: usize) -> String {
+    /// Appends the generated id of call `index` to `s`.
+    fn write_id(&mut self, index: usize, s: &mut String) {
         match self.id_style {
             IdStyle::Prefixed => {
-                let mut s = String::with_capacity(self.id_prefix.len() + 20);
+                if self.id_index.is_some_and(|last| last.checked_add(1) == Some(index)) {
+                    increment_decimal(&mut self.id_digits);
+                } else {
+                    self.id_digits.clear();
+                    crate::event::push_usize(&mut self.id_digits, index);
+                }
+                self.id_index = Some(index);
                 s.push_str(&self.id_prefix);
-                crate::event::push_usize(&mut s, index);
-                s
+                s.push_str(&self.id_digits);
             }
             IdStyle::Alnum9 => {
                 // FNV-1a over the prefix and index: deterministic, so any chunking gives the same ids.
@@ -311,13 +429,66 @@ impl Emitter {
                     h = h.wrapping_mul(0x100000001b3);
                 }
                 const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-                let mut s = String::with_capacity(9);
                 for _ in 0..9 {
                     s.push(ALNUM[(h % 62) as usize] as char);
                     h = h / 62 ^ h.rotate_left(17);
                 }
-                s
             }
+        }
+    }
+}
+
+/// Adds one to the decimal number `digits` (ASCII digits, no sign).
+fn increment_decimal(digits: &mut String) {
+    let mut nines = 0;
+    while digits.ends_with('9') {
+        digits.pop();
+        nines += 1;
+    }
+    match digits.pop() {
+        Some(d) => digits.push((d as u8 + 1) as char),
+        None => digits.push('1'),
+    }
+    for _ in 0..nines {
+        digits.push('0');
+    }
+}
+
+/// The view of queued event `q` (its strings in `buf`).
+#[inline(always)]
+fn view<'a>(buf: &'a str, q: &Queued) -> EventRef<'a> {
+    let at = |s: &Str| &buf[s.start..s.end];
+    match q {
+        Queued::Text(t) => EventRef::Text(at(t)),
+        Queued::Reasoning(t) => EventRef::Reasoning(at(t)),
+        Queued::Start { index, id, name } => EventRef::ToolCallStart { index: *index, id: at(id), name: at(name) },
+        Queued::Delta { index, args } => EventRef::ToolCallDelta { index: *index, arguments_delta: at(args) },
+        Queued::End { index, id, name, arguments, repaired, kept, text } => EventRef::ToolCallEnd {
+            index: *index,
+            id: at(id),
+            name: at(name),
+            arguments: at(arguments),
+            repaired: *repaired,
+            kept: *kept,
+            text: at(text),
+        },
+        Queued::Diagnostic { label, message, index } => EventRef::Diagnostic { label: *label, message: at(message), index: *index },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
+
+    /// Generated ids count on from the previous one exactly as formatting the index does.
+    #[test]
+    fn ids_count_on_as_formatted() {
+        let mut e = super::Emitter::new("call_".into(), super::IdStyle::Prefixed);
+        let mut id = String::new();
+        for index in (0..1100).chain([5, 6, 99_999, 100_000, 7]) {
+            e.start(index, None, "f", &mut id);
+            assert_eq!(id, format!("call_{index}"));
         }
     }
 }

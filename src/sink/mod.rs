@@ -18,7 +18,7 @@ mod emit;
 mod typing;
 
 use crate::prelude::*;
-use crate::event::{Event, Keep, Label};
+use crate::event::{Event, EventRef, Keep, Label};
 use crate::limits::Limits;
 use crate::tools::Tools;
 use crate::json::scanner::JsonScanner;
@@ -27,6 +27,7 @@ use emit::Emitter;
 pub use emit::IdStyle;
 use typing::{Typed, Typing, Validation};
 
+/// The open call (kept after it ends, with its buffers, for the next: `Sink::spare`).
 struct OpenCall {
     index: usize,
     id: String,
@@ -42,7 +43,10 @@ pub struct Sink {
     pub limits: Limits,
     pub tools: Option<Tools>,
     calls: usize,
-    open: Option<OpenCall>,
+    /// The open call when `open` (else the last one): reused from call to call, its strings
+    /// and guard keep their allocations.
+    call: OpenCall,
+    open: bool,
     /// Which repaired calls `parse()` keeps (the recovery policy): decides `kept` on each end
     /// event. Keeps every call unless the parser sets it.
     pub keep: Keep,
@@ -56,12 +60,14 @@ pub struct Sink {
 
 impl Sink {
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
+        let call = OpenCall { index: 0, id: String::new(), name: String::new(), args: ArgsGuard::new(limits.max_depth), coerced: Vec::new() };
         Sink {
             out: Emitter::new(id_prefix, id_style),
             limits,
             tools,
             calls: 0,
-            open: None,
+            call,
+            open: false,
             keep: Keep::from(true),
             last_truncation: None,
             validation: Validation::new(),
@@ -88,15 +94,50 @@ impl Sink {
         if self.tools.is_none() {
             self.out.drain_into(out);
         } else {
-            self.drain_validating(out);
+            self.drain_validating(&mut |e| out.push(e.to_event()));
+        }
+    }
+
+    /// Like `drain_into`, handing each event to `f` as a borrowed view.
+    #[inline]
+    pub fn drain_with(&mut self, mut f: impl FnMut(EventRef<'_>)) {
+        if self.tools.is_none() {
+            self.out.drain_with(f);
+        } else {
+            self.drain_validating(&mut f);
         }
     }
 
     #[inline(never)]
-    fn drain_validating(&mut self, out: &mut Vec<Event>) {
+    fn drain_validating(&mut self, f: &mut dyn FnMut(EventRef<'_>)) {
         let Some(tools) = &self.tools else { return };
         let validation = &mut self.validation;
-        self.out.drain_ends_into(out, |end, out| validation.check(tools, end, out));
+        self.out.drain_with(|e| {
+            if matches!(e, EventRef::ToolCallEnd { .. }) {
+                validation.check(tools, e, f);
+            }
+            f(e)
+        });
+    }
+
+    /// Makes room for the events of `n` input bytes (`Emitter::reserve`).
+    pub fn reserve(&mut self, n: usize) {
+        self.out.reserve(n);
+    }
+
+    /// Events queued (not drained) so far; see `Emitter::queued`.
+    pub fn queued(&self) -> usize {
+        self.out.queued()
+    }
+
+    /// The only queued event, when there is exactly one (`Emitter::single`).
+    pub fn single(&self) -> Option<EventRef<'_>> {
+        self.out.single()
+    }
+
+    /// Leaves `head` out of the first queued event (`Emitter::skip_head`).
+    pub fn skip_head(&mut self, head: &str) -> bool {
+        self.out.skip_head(head)
     }
 
     /// Number of calls started so far.
@@ -124,29 +165,37 @@ impl Sink {
         self.out.end_input(end);
     }
 
+    fn open_call(&self) -> Option<&OpenCall> {
+        self.open.then_some(&self.call)
+    }
+
+    fn open_call_mut(&mut self) -> Option<&mut OpenCall> {
+        self.open.then_some(&mut self.call)
+    }
+
     pub fn in_call(&self) -> bool {
-        self.open.is_some()
+        self.open
     }
 
     /// Name of the open call.
     pub fn call_name(&self) -> Option<&str> {
-        self.open.as_ref().map(|c| c.name.as_str())
+        self.open_call().map(|c| c.name.as_str())
     }
 
     /// Index of the open call, or of the next call when none is open.
     pub fn call_index(&self) -> usize {
-        self.open.as_ref().map_or(self.calls, |c| c.index)
+        self.open_call().map_or(self.calls, |c| c.index)
     }
 
     /// Length of the open call's arguments so far.
     pub fn args_len(&self) -> usize {
-        self.open.as_ref().map_or(0, |c| c.args.text.len())
+        self.open_call().map_or(0, |c| c.args.text.len())
     }
 
     /// Bytes the open call's arguments may still grow by before `maxArgsBytes` (0 once it was
     /// hit); `None` without an open call.
     pub fn args_room(&self) -> Option<usize> {
-        let call = self.open.as_ref()?;
+        let call = self.open_call()?;
         Some(if call.args.overflowed { 0 } else { self.limits.max_args_bytes.saturating_sub(call.args.text.len()) })
     }
 
@@ -177,7 +226,7 @@ impl Sink {
     fn report_typed(&mut self, key: &str, typed: Typed) -> String {
         if let Some(message) = typed.coercion {
             self.call_diag(Label::TypeCoercion, message);
-            if let Some(call) = self.open.as_mut() {
+            if let Some(call) = self.open_call_mut() {
                 call.coerced.push(key.to_string());
             }
         }
@@ -233,7 +282,7 @@ impl Sink {
         if label == Label::Truncation && index.is_some() {
             self.last_truncation = index;
         }
-        self.out.diag(label, message.into(), index);
+        self.out.diag(label, &message.into(), index);
     }
 
     /// A diagnostic about the open call (or the next one).
@@ -245,13 +294,19 @@ impl Sink {
     /// Starts a call. `id` overrides the generated id (e.g. Kimi's `functions.NAME:IDX`).
     /// An open call is ended first. Returns the call index.
     pub fn start_call(&mut self, name: &str, id: Option<String>) -> usize {
-        if self.open.is_some() {
+        if self.open {
             self.end_call_incomplete(Label::MalformedJson, "a new call began before this one ended");
         }
         let index = self.calls;
         self.calls += 1;
-        let id = self.out.start(index, id, name);
-        self.open = Some(OpenCall { index, id, name: name.to_string(), args: ArgsGuard::new(self.limits.max_depth), coerced: Vec::new() });
+        let call = &mut self.call;
+        call.index = index;
+        call.name.clear();
+        call.name.push_str(name);
+        call.args.reset(self.limits.max_depth);
+        call.coerced.clear();
+        self.out.start(index, id.as_deref(), name, &mut call.id);
+        self.open = true;
         if let Some(tools) = &self.tools {
             if !tools.is_empty() && !tools.has(name) {
                 let msg = tools.unknown_tool_message(name);
@@ -281,7 +336,7 @@ impl Sink {
             return true;
         }
         let max = self.limits.max_args_bytes;
-        let Some(call) = self.open.as_mut() else { return false };
+        let Some(call) = self.open_call_mut() else { return false };
         let index = call.index;
         let taken = match read {
             Some(read) => call.args.take_read(s, max, read),
@@ -317,13 +372,13 @@ impl Sink {
 
     /// True when the open call's arguments form a complete JSON object.
     pub fn args_complete(&self) -> bool {
-        self.open.as_ref().is_some_and(|c| c.args.complete())
+        self.open_call().is_some_and(|c| c.args.complete())
     }
 
     /// Ends the open call. Arguments that are not a complete object are completed, with a
     /// `malformed_json` diagnostic (readers that know better call `end_call_incomplete`).
     pub fn end_call(&mut self) {
-        if self.open.as_ref().is_some_and(|c| !c.args.complete() && !c.args.overflowed) {
+        if self.open_call().is_some_and(|c| !c.args.complete() && !c.args.overflowed) {
             self.end_call_incomplete(Label::MalformedJson, "arguments were not a complete JSON object; closed");
         } else {
             self.close_open();
@@ -343,7 +398,7 @@ impl Sink {
     /// Ends the open call after something went wrong: completes the arguments and reports
     /// `label` with `message` (prefixed with the tool name).
     pub fn end_call_incomplete(&mut self, label: Label, message: &str) {
-        let Some(call) = self.open.as_ref() else { return };
+        let Some(call) = self.open_call() else { return };
         let (index, name) = (call.index, call.name.clone());
         self.diag(label, format!("`{name}`: {message}"), Some(index));
         self.close_open();
@@ -352,7 +407,10 @@ impl Sink {
     /// Completes the open call's arguments and emits its end (validation follows it: see
     /// `drain_into`).
     fn close_open(&mut self) {
-        let Some(mut call) = self.open.take() else { return };
+        if !core::mem::replace(&mut self.open, false) {
+            return;
+        }
+        let call = &mut self.call;
         let tail = call.args.close();
         let repaired = !tail.is_empty() || call.args.overflowed;
         if !tail.is_empty() {
@@ -362,8 +420,7 @@ impl Sink {
             self.validation.coerced(call.index, core::mem::take(&mut call.coerced));
         }
         let kept = !repaired || self.keep.repaired || (self.keep.truncated && self.last_truncation == Some(call.index));
-        let arguments = core::mem::take(&mut call.args.text);
-        self.out.end(Event::ToolCallEnd { index: call.index, id: call.id, name: call.name, arguments, repaired, kept, text: String::new() }, kept);
+        self.out.end(call.index, &call.id, &call.name, &call.args.text, repaired, kept);
     }
 
     /// The latest call end not taken yet, as (event position, kept); once per end.

@@ -3,7 +3,7 @@
 //! and each completed call is validated against its tool's schema after its end (`Validation`).
 
 use crate::prelude::*;
-use crate::event::Event;
+use crate::event::EventRef;
 use crate::json::scanner::{Expect, JsonError, JsonScanner};
 use crate::tools::Tools;
 
@@ -98,14 +98,16 @@ impl Validation {
         self.coerced.push((index, keys));
     }
 
-    /// The diagnostics of the completed call that `end` (a `ToolCallEnd`) ends, appended to `out`.
-    pub fn check(&mut self, tools: &Tools, end: &Event, out: &mut Vec<Event>) {
-        let Event::ToolCallEnd { index, name, arguments, repaired, .. } = end else { return };
-        let at = self.coerced.iter().position(|(i, _)| i == index);
+    /// The diagnostics of the completed call that `end` (a `ToolCallEnd`) ends, handed to `out`.
+    pub fn check(&mut self, tools: &Tools, end: EventRef<'_>, out: &mut dyn FnMut(EventRef<'_>)) {
+        let EventRef::ToolCallEnd { index, name, arguments, repaired, .. } = end else { return };
+        let at = self.coerced.iter().position(|(i, _)| *i == index);
         let coerced = at.map(|at| self.coerced.swap_remove(at).1).unwrap_or_default();
         let mut diags = Vec::new();
-        tools.validate_call(name, arguments, *repaired, &coerced, &mut diags);
-        out.extend(diags.into_iter().map(|(label, message)| Event::Diagnostic { label, message, index: Some(*index) }));
+        tools.validate_call(name, arguments, repaired, &coerced, &mut diags);
+        for (label, message) in &diags {
+            out(EventRef::Diagnostic { label: *label, message, index: Some(index) });
+        }
     }
 }
 

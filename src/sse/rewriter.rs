@@ -28,7 +28,7 @@ use alloc::borrow::Cow;
 use super::decoder::{Decoder, Event as SseEvent, Item};
 use super::fast::{self, Fields};
 use super::{Cumulative, SseOptions, WireDiagnostic};
-use crate::event::{push_usize, Event, Label};
+use crate::event::{push_usize, Event, EventRef, Label};
 use crate::json::push_json_string;
 use crate::json::{Map, Value};
 use crate::parser::ToolCallParser;
@@ -349,9 +349,9 @@ impl SseRewriter {
         }
         let slot = self.hint.as_ref().map(|h| h.slot);
         if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
-            let mut events = Vec::new();
-            p.push_after_quiet(&self.quiet_texts, self.quiet_texts.len(), &mut events);
-            debug_assert!(events.is_empty(), "quiet SSE texts gave events: {events:?}");
+            let mut events = 0;
+            p.push_after_quiet_with(&self.quiet_texts, self.quiet_texts.len(), |_| events += 1);
+            debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
             debug_assert!(false, "quiet SSE texts without a hint");
         }
@@ -670,10 +670,10 @@ impl SseRewriter {
         match &mut st.parser {
             Some(p) => {
                 for t in texts {
-                    p.push_into(t, events);
+                    p.push_with(t, wire_event(events));
                 }
                 if finish {
-                    p.finish_into(events);
+                    p.finish_with(wire_event(events));
                 }
             }
             None => events.extend(texts.iter().filter(|t| !t.is_empty()).map(|t| Event::Text(t.clone()))),
@@ -770,7 +770,7 @@ impl SseRewriter {
         let st = &mut self.choices[slot];
         if let (Some(t), None, CumulativeDetection::Delta, Some(p)) = (text, finish, &st.detection, st.parser.as_mut()) {
             // The steady state of a delta stream: the text goes to the parser as it is.
-            p.push_into(t, &mut events);
+            p.push_with(t, wire_event(&mut events));
         } else if let Some(t) = text.filter(|t| !t.is_empty()) {
             if let Some(problem) = self.choices[slot].normalize(t.to_string(), &mut texts) {
                 let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
@@ -803,7 +803,7 @@ impl SseRewriter {
         (parts, finish_out, same)
     }
 
-    /// Parser events to delta parts (merging text, mapping call indices to wire indices).
+    /// Parser events to delta parts (from `wire_event`) (merging text, mapping call indices to wire indices).
     fn parts(&mut self, slot: usize, events: Vec<Event>) -> Vec<Part> {
         let mut parts: Vec<Part> = Vec::new();
         for e in events {
@@ -1127,6 +1127,16 @@ fn json_text(v: &Value) -> String {
     let mut s = String::new();
     crate::json::write_value(v, &mut s);
     s
+}
+
+/// Collects a parser's events for `parts` from their views: a call's end only when it was left
+/// out with its markup as content (the wire takes nothing else from an end, so a kept call's
+/// id, name and arguments are not copied a second time).
+fn wire_event(events: &mut Vec<Event>) -> impl FnMut(EventRef<'_>) + '_ {
+    move |e| match e {
+        EventRef::ToolCallEnd { kept, text, .. } if kept || text.is_empty() => {}
+        e => events.push(e.to_event()),
+    }
 }
 
 #[cfg(test)]

@@ -233,9 +233,19 @@ impl XmlReader {
     /// why, when it is a limit).
     fn name_text(&mut self, s: &str, sink: &mut Sink) -> Result<(), (usize, Option<CallError>)> {
         /// ASCII bytes a name cannot hold (besides whitespace and control characters).
-        fn bracket(b: u8) -> bool {
+        const fn bracket(b: u8) -> bool {
             matches!(b, b'<' | b'>' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b'(' | b')' | b',' | b';' | b'=')
         }
+        /// Plain ASCII name bytes (printable, not a bracket), as a table.
+        const PLAIN: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut b = 0;
+            while b < 256 {
+                t[b] = b > b' ' as usize && b < 0x7F && !bracket(b as u8);
+                b += 1;
+            }
+            t
+        };
         let bytes = s.as_bytes();
         let max = sink.limits.max_name_bytes;
         let mut at = 0;
@@ -243,7 +253,7 @@ impl XmlReader {
             let b = bytes[at];
             // A run of plain ASCII name bytes is taken at once (the same checks as one char at
             // a time: the limit fails at the byte that crosses it).
-            let plain = |b: u8| b > b' ' && b < 0x7F && !bracket(b);
+            let plain = |b: u8| PLAIN[b as usize];
             if plain(b) && self.name_phase != NamePhase::After {
                 let run = bytes[at..].iter().take_while(|&&b| plain(b)).count();
                 let room = max.saturating_sub(self.buf.len() + self.name_ws.len());
@@ -306,6 +316,7 @@ impl XmlReader {
     fn close_call(&mut self, sink: &mut Sink) {
         self.end_value(sink);
         if let Some(wrap) = self.wrap.take() {
+            self.send_spent(sink);
             match self.unwrapped(&wrap, sink) {
                 Some(members) => {
                     let mut s = String::new();
@@ -319,8 +330,16 @@ impl XmlReader {
                 None => self.replay(wrap, true, sink),
             }
         }
-        value::close_call(&mut self.w, sink);
+        value::close_call_after(self.spent.as_mut(), &mut self.w, sink);
         self.part = Part::Done;
+    }
+
+    /// Sends the last ended value's unsent end (`ParamValue::end`): before anything but the
+    /// next value or the call's close reaches the sink.
+    fn send_spent(&mut self, sink: &mut Sink) {
+        if let Some(v) = self.spent.as_mut() {
+            v.flush(sink);
+        }
     }
 
     /// Whether a first parameter `key` may wrap the arguments (buffered, not streamed).
@@ -375,10 +394,10 @@ impl XmlReader {
         if let Some(wrap) = self.wrap.take() {
             self.replay(wrap, false, sink);
         }
-        if let Some(mut v) = self.value.take() {
-            v.flush(sink);
+        if let Some(v) = self.value.take() {
             self.spent = Some(v);
         }
+        self.send_spent(sink);
         sink.end_call_truncated();
         self.part = Part::Done;
     }
@@ -391,6 +410,9 @@ impl XmlReader {
 
     /// Text between parameters is content (reported once per call).
     fn gap(&mut self, s: &str, sink: &mut Sink) {
+        if self.gap.emits(s) {
+            self.send_spent(sink);
+        }
         let diag = (!self.junk_reported).then_some("text inside a tool call, outside its parameters, was kept as content");
         if self.gap.push(s, sink, diag) {
             self.junk_reported = true;
@@ -476,6 +498,7 @@ impl Reader for XmlReader {
         if let Some(v) = value.take() {
             *spent = Some(v);
         }
+        debug_assert!(spent.as_ref().is_none_or(|v| !v.has_unsent()), "a payload ended with argument text unsent");
         (*p, *name_phase, *type_text, *w, *ws, *gap, *junk_reported, *wrap, *typed) =
             (part, NamePhase::Before, None, ObjectWriter::new(), 0, Gap::default(), false, None, false);
         true
@@ -666,6 +689,7 @@ impl Reader for XmlReader {
                                 drop(h);
                                 self.buf = buf;
                                 if too_long {
+                                    self.send_spent(sink);
                                     let msg = format!("a parameter key ran past the {}-byte maxNameBytes limit; kept as text", sink.limits.max_name_bytes);
                                     sink.call_diag(crate::event::Label::LimitExceeded, msg);
                                 }

@@ -494,7 +494,7 @@ impl M3Reader {
                             i += len;
                         }
                         if let Some(v) = self.value.take() {
-                            v.end(&mut self.w, sink);
+                            v.end(&mut self.w, sink).flush(sink);
                         }
                         self.part = Part::Between;
                     }

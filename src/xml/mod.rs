@@ -146,6 +146,11 @@ impl Gap {
         first
     }
 
+    /// True when `push(s)` would emit something.
+    pub fn emits(&self, s: &str) -> bool {
+        self.started || !s.bytes().all(|b| b.is_ascii_whitespace())
+    }
+
     /// A marker ended the gap.
     pub fn end(&mut self) {
         self.started = false;

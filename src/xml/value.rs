@@ -43,8 +43,9 @@ impl ParamValue {
     /// Starts the value of `key` in the open call: writes `"key": ` (and `"` for a string).
     /// `format_string` is the format's own typing: `Some(true)` a string, `Some(false)` JSON,
     /// `None` per tool schema. `trim`: drop one leading and one trailing newline. `spare`: an
-    /// ended value (`end`) whose buffers are reused. What it writes goes to the sink with the
-    /// value's first text or its end (one fragment, not two), or with `flush`.
+    /// ended value (`end`) whose buffers are reused, and whose unsent end goes out with this
+    /// value's first output. What it writes goes to the sink with the value's first text or
+    /// its end (one fragment, not two), or with `flush`.
     pub fn begin(spare: Option<ParamValue>, key: &str, format_string: Option<bool>, trim: bool, w: &mut ObjectWriter, sink: &mut Sink) -> ParamValue {
         let as_string = sink.param_streams_as_string(key);
         let kind = match format_string {
@@ -55,12 +56,12 @@ impl ParamValue {
         let sc = JsonScanner::new(Expect::Any, sink.limits.max_depth);
         let mut v = match spare {
             Some(mut v) => {
-                // Every field as below (the pattern names them all); the buffers keep their memory.
-                let ParamValue { key: k, kind: kd, trim: t, started, pending_nl, buf, sc: scanner, scratch } = &mut v;
+                // Every field as below (the pattern names them all); the buffers keep their memory
+                // and `scratch` the spare's unsent end, which this value's output follows.
+                let ParamValue { key: k, kind: kd, trim: t, started, pending_nl, buf, sc: scanner, scratch: _ } = &mut v;
                 k.clear();
                 k.push_str(key);
                 buf.clear();
-                scratch.clear();
                 (*kd, *t, *started, *pending_nl, *scanner) = (kind, trim, false, false, sc);
                 v
             }
@@ -181,7 +182,9 @@ impl ParamValue {
     }
 
     /// Ends the value (its close tag arrived, or the next part of the call began); returns it
-    /// for reuse (`begin`'s `spare`).
+    /// for reuse (`begin`'s `spare`) with its last output unsent: the caller sends it with what
+    /// follows (the next value's `begin`, `close_call`) or `flush`es it before anything else
+    /// reaches the sink.
     pub fn end(mut self, w: &mut ObjectWriter, sink: &mut Sink) -> ParamValue {
         if self.kind != Kind::Str {
             // Coercion may report: the key goes first.
@@ -206,8 +209,12 @@ impl ParamValue {
                 w.raw_value(&json, &mut self.scratch);
             }
         }
-        self.flush(sink);
         self
+    }
+
+    /// True when some output was not sent yet (see `end`).
+    pub fn has_unsent(&self) -> bool {
+        !self.scratch.is_empty()
     }
 }
 
@@ -259,6 +266,19 @@ pub fn coerce_json(sink: &mut Sink, key: &str, json: &str) -> String {
             }
             c.value.to_string()
         }
+    }
+}
+
+/// Like `close_call`, after the call's last value `spent` (`ParamValue::end`): its unsent end
+/// and the object's close go out as one fragment.
+pub fn close_call_after(spent: Option<&mut ParamValue>, w: &mut ObjectWriter, sink: &mut Sink) {
+    match spent {
+        Some(v) => {
+            v.scratch.push_str(w.closing());
+            v.flush(sink);
+            sink.end_call();
+        }
+        None => close_call(w, sink),
     }
 }
 

@@ -279,7 +279,7 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
                 let mut ev = Vec::new();
                 let skipped = pending.len();
                 pending.push_str(c);
-                fast.push_after_quiet(&pending, skipped, &mut ev);
+                fast.push_after_quiet_with(&pending, skipped, |e| ev.push(e.to_event()));
                 pending.clear();
                 hint = fast.quiet();
                 ev
@@ -296,15 +296,16 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
     quiet
 }
 
-/// Streams byte chunks through the byte API.
+/// Streams byte chunks through the byte API, taking the events as borrowed views
+/// (`push_bytes_with`, `finish_with`: the allocation-free path the binding uses).
 pub fn stream_bytes(f: &Fixture, chunks: &[&[u8]]) -> Vec<Event> {
     let mut p = ToolCallParser::new(f.options()).unwrap();
     p.record_spans();
     let mut ev = Vec::new();
     for c in chunks {
-        p.push_bytes(c, &mut ev);
+        p.push_bytes_with(c, |e| ev.push(e.to_event()));
     }
-    p.finish_into(&mut ev);
+    p.finish_with(|e| ev.push(e.to_event()));
     check_spans(f, &ev, p.spans());
     ev
 }

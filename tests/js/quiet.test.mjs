@@ -200,3 +200,30 @@ test("SseRewriter: chunks larger than the kept input buffer, between small ones,
   const answered = compareSse("large chunks", { parser: "hermes" }, chunks);
   assert.ok(answered > 300, `${answered} chunks answered`);
 });
+
+test("SseRewriter: push, pushOwned and pushView give the same bytes; only push copies an unchanged chunk", () => {
+  const cases = JSON.parse(readFileSync(join(sseDir, "cases.json"), "utf8"));
+  for (const c of cases) {
+    const chunks = eventChunks(readFileSync(join(sseDir, c.file)), 1);
+    const [a, b, v] = [new SseRewriter(c.options), new SseRewriter(c.options), new SseRewriter(c.options)];
+    try {
+      for (const [i, chunk] of chunks.entries()) {
+        const want = Buffer.from(a.push(chunk)).toString();
+        const owned = b.pushOwned(chunk.slice());
+        const input = chunk.slice();
+        const view = v.pushView(input);
+        // A view is read at once (it is valid until the next call into toolwire).
+        assert.equal(Buffer.from(view).toString(), want, `${c.file}: pushView, chunk ${i}`);
+        assert.equal(Buffer.from(owned).toString(), want, `${c.file}: pushOwned, chunk ${i}`);
+        if (view !== input && view.length) assert.notEqual(view.buffer, input.buffer);
+      }
+      const last = Buffer.from(a.finish()).toString();
+      assert.equal(Buffer.from(b.finish()).toString(), last);
+      assert.equal(Buffer.from(v.finish()).toString(), last);
+    } finally {
+      a.free();
+      b.free();
+      v.free();
+    }
+  }
+});
