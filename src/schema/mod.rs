@@ -45,12 +45,8 @@ impl Ty {
 
     /// A type name with vLLM's aliases normalised (`int64` → integer, `dict` → object, ...).
     pub fn from_name(name: &str) -> Option<Ty> {
-        // Lowercased in place: every name is at most 8 bytes.
-        let name = name.trim().as_bytes();
-        let mut n = [0u8; 8];
-        n.get_mut(..name.len())?.copy_from_slice(name);
-        n.make_ascii_lowercase();
-        Some(match core::str::from_utf8(&n[..name.len()]).ok()? {
+        let n = name.trim().to_ascii_lowercase();
+        Some(match n.as_str() {
             "null" | "none" => Ty::Null,
             "string" | "str" | "text" | "varchar" | "char" | "enum" => Ty::String,
             "integer" | "int" | "int32" | "int64" | "uint" | "long" | "short" | "unsigned" => Ty::Integer,
@@ -114,32 +110,13 @@ impl Types {
     }
 }
 
-/// `schema[key]` (`None` unless `schema` is an object). A schema holds a few keywords and the
-/// validator asks for dozens per value: scanning a small object beats hashing the key.
-#[inline(never)]
-pub fn member<'a>(schema: &'a Value, key: &str) -> Option<&'a Value> {
-    match schema {
-        Value::Object(m) => entry(m, key),
-        _ => None,
-    }
-}
-
-/// `m[key]`, scanning when `m` is small (see `member`).
-pub fn entry<'a>(m: &'a crate::json::Map, key: &str) -> Option<&'a Value> {
-    if m.len() <= 8 {
-        m.iter().find_map(|(k, v)| (k == key).then_some(v))
-    } else {
-        m.get(key)
-    }
-}
-
 /// Resolves a local `$ref` (`#/$defs/X`, `#/definitions/X`, any `#/a/b` JSON Pointer, `~0`/`~1`
 /// and `%XX` escapes decoded) against `root`, following chains up to 16 deep. Non-local refs
 /// resolve to `None`.
 pub fn resolve<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
     let mut s = schema;
     for _ in 0..16 {
-        let Some(r) = member(s, "$ref").and_then(Value::as_str) else { return Some(s) };
+        let Some(r) = s.get("$ref").and_then(Value::as_str) else { return Some(s) };
         let ptr = r.strip_prefix('#')?;
         s = if ptr.contains('%') { root.pointer(&percent_decode(ptr)?)? } else { root.pointer(ptr)? };
     }
@@ -171,11 +148,11 @@ fn percent_decode(s: &str) -> Option<String> {
 /// `oneOf` members, `if`, `then`, `else`, and the schemas of `dependentSchemas`/`dependencies`. Used
 /// to find what an object schema declares.
 pub fn branches(schema: &Value) -> impl Iterator<Item = &Value> {
-    let lists = ["allOf", "anyOf", "oneOf"].into_iter().filter_map(move |k| member(schema, k)?.as_array()).flatten();
-    let conds = ["if", "then", "else"].into_iter().filter_map(move |k| member(schema, k));
+    let lists = ["allOf", "anyOf", "oneOf"].into_iter().filter_map(move |k| schema.get(k)?.as_array()).flatten();
+    let conds = ["if", "then", "else"].into_iter().filter_map(move |k| schema.get(k));
     let deps = ["dependentSchemas", "dependencies"]
         .into_iter()
-        .filter_map(move |k| member(schema, k)?.as_object())
+        .filter_map(move |k| schema.get(k)?.as_object())
         .flat_map(|m| m.values())
         .filter(|v| v.is_object());
     lists.chain(conds).chain(deps)
@@ -194,7 +171,7 @@ fn types_depth(schema: &Value, root: &Value, depth: usize) -> Types {
         return t;
     }
     let Some(schema) = resolve(schema, root) else { return t };
-    match member(schema, "type") {
+    match schema.get("type") {
         Some(Value::String(s)) => {
             if let Some(x) = Ty::from_name(s) {
                 t = t.with(x);
@@ -207,16 +184,16 @@ fn types_depth(schema: &Value, root: &Value, depth: usize) -> Types {
         }
         _ => {}
     }
-    if let Some(e) = member(schema, "enum").and_then(Value::as_array) {
+    if let Some(e) = schema.get("enum").and_then(Value::as_array) {
         for v in e {
             t = t.with(Ty::of(v));
         }
     }
-    if let Some(c) = member(schema, "const") {
+    if let Some(c) = schema.get("const") {
         t = t.with(Ty::of(c));
     }
     for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(list) = member(schema, key).and_then(Value::as_array) {
+        if let Some(list) = schema.get(key).and_then(Value::as_array) {
             for s in list {
                 t = Types(t.0 | types_depth(s, root, depth + 1).0);
             }
@@ -237,7 +214,7 @@ fn property_depth<'a>(schema: &'a Value, key: &str, root: &'a Value, depth: usiz
         return None;
     }
     let schema = resolve(schema, root)?;
-    if let Some(p) = member(schema, "properties").and_then(|p| member(p, key)) {
+    if let Some(p) = schema.get("properties").and_then(|p| p.get(key)) {
         return Some(p);
     }
     branches(schema).find_map(|s| property_depth(s, key, root, depth + 1))

@@ -34,7 +34,7 @@
 use crate::prelude::*;
 use super::pattern::{Compiled, Patterns};
 use super::number::Decimal;
-use super::{entry, member, resolve, types, Ty};
+use super::{resolve, types, Ty};
 use crate::json::{Map, Value};
 use core::cell::Cell;
 
@@ -157,26 +157,26 @@ impl<'a> Validator<'a> {
 
     /// The `type` keyword; false (with a `Type` issue) when the value's type is not allowed.
     fn types(&mut self, value: &Value, schema: &Value, path: &str) -> bool {
-        let list: &[Value] = match member(schema, "type") {
-            Some(Value::Array(a)) => a,
-            Some(t) => core::slice::from_ref(t),
-            None => return true,
-        };
-        let allowed = || list.iter().filter_map(Value::as_str).filter_map(Ty::from_name);
-        if allowed().next().is_none() || allowed().any(|t| has_type(value, t)) {
+        let mut allowed = Vec::new();
+        match schema.get("type") {
+            Some(Value::String(s)) => allowed.extend(Ty::from_name(s)),
+            Some(Value::Array(a)) => allowed.extend(a.iter().filter_map(Value::as_str).filter_map(Ty::from_name)),
+            _ => return true,
+        }
+        if allowed.is_empty() || allowed.iter().any(|t| has_type(value, *t)) {
             return true;
         }
-        if value.is_null() && member(schema, "nullable") == Some(&Value::Bool(true)) {
+        if value.is_null() && schema.get("nullable") == Some(&Value::Bool(true)) {
             return true;
         }
-        let names: Vec<&str> = allowed().map(Ty::name).collect();
+        let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
         self.issue(Kind::Type, path, format!("expected {}, got {}", crate::small::join(&names, " or "), show(value)));
         false
     }
 
     fn enum_const(&mut self, value: &Value, schema: &Value, path: &str) {
-        let explicit_type = member(schema, "type").is_some();
-        if let Some(list) = member(schema, "enum").and_then(Value::as_array) {
+        let explicit_type = schema.get("type").is_some();
+        if let Some(list) = schema.get("enum").and_then(Value::as_array) {
             if !list.iter().any(|x| same(x, value)) {
                 let kind = if !explicit_type && !list.iter().any(|x| same_type(x, value)) { Kind::Type } else { Kind::Violation };
                 let shown: Vec<String> = list.iter().take(12).map(show).collect();
@@ -184,7 +184,7 @@ impl<'a> Validator<'a> {
                 self.issue(kind, path, format!("expected one of {}{more}, got {}", crate::small::join(&shown, ", "), show(value)));
             }
         }
-        if let Some(c) = member(schema, "const") {
+        if let Some(c) = schema.get("const") {
             if !same(c, value) {
                 let kind = if !explicit_type && !same_type(c, value) { Kind::Type } else { Kind::Violation };
                 self.issue(kind, path, format!("expected {}, got {}", show(c), show(value)));
@@ -195,8 +195,8 @@ impl<'a> Validator<'a> {
     fn number(&mut self, value: &Value, schema: &Value, path: &str) {
         use core::cmp::Ordering::{Equal, Greater, Less};
         let Some(x) = value.as_number() else { return };
-        let num = |k: &str| member(schema, k).and_then(|v| Some((v.as_number()?, show(v))));
-        let flag = |k: &str| member(schema, k).and_then(Value::as_bool).unwrap_or(false);
+        let num = |k: &str| schema.get(k).and_then(|v| Some((v.as_number()?, show(v))));
+        let flag = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
         let fail = |this: &mut Self, what: String| this.issue(Kind::Violation, path, format!("{what}, got {}", show(value)));
         if let Some((m, shown)) = num("minimum") {
             let c = x.cmp_value(m);
@@ -230,28 +230,25 @@ impl<'a> Validator<'a> {
     }
 
     fn string(&mut self, s: &str, schema: &Value, path: &str) {
-        // Counted only for a length keyword (arguments can be whole files).
-        let chars = || s.chars().count() as u64;
-        if let Some(m) = member(schema, "minLength").and_then(Value::as_u64) {
-            let len = chars();
+        let len = s.chars().count() as u64;
+        if let Some(m) = schema.get("minLength").and_then(Value::as_u64) {
             if len < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} characters, got {len}"));
             }
         }
-        if let Some(m) = member(schema, "maxLength").and_then(Value::as_u64) {
-            let len = chars();
+        if let Some(m) = schema.get("maxLength").and_then(Value::as_u64) {
             if len > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} characters, got {len}"));
             }
         }
-        if let Some(p) = member(schema, "pattern").and_then(Value::as_str) {
+        if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
             if self.pattern(p, s, path) == Some(false) {
                 let mut shown = String::new();
                 crate::json::push_json_string(&mut shown, p);
                 self.issue(Kind::Violation, path, format!("expected a string matching {shown}, got {}", show(&Value::String(s.into()))));
             }
         }
-        if let Some(f) = member(schema, "format").and_then(Value::as_str) {
+        if let Some(f) = schema.get("format").and_then(Value::as_str) {
             if super::format::check(f, s) == Some(false) {
                 let what = super::format::describe(f);
                 self.issue(Kind::Violation, path, format!("expected {what}, got {}", show(&Value::String(s.into()))));
@@ -261,17 +258,17 @@ impl<'a> Validator<'a> {
 
     fn array(&mut self, a: &[Value], schema: &'a Value, path: &mut String, depth: usize) {
         let n = a.len() as u64;
-        if let Some(m) = member(schema, "minItems").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("minItems").and_then(Value::as_u64) {
             if n < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} items, got {n}"));
             }
         }
-        if let Some(m) = member(schema, "maxItems").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("maxItems").and_then(Value::as_u64) {
             if n > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} items, got {n}"));
             }
         }
-        if member(schema, "uniqueItems") == Some(&Value::Bool(true)) && a.len() <= MAX_UNIQUE {
+        if schema.get("uniqueItems") == Some(&Value::Bool(true)) && a.len() <= MAX_UNIQUE {
             let dup = (0..a.len()).find(|&i| a[..i].iter().any(|x| same(x, &a[i])));
             if let Some(i) = dup {
                 self.issue(Kind::Violation, path, format!("expected unique items, item {i} repeats {}", show(&a[i])));
@@ -279,11 +276,11 @@ impl<'a> Validator<'a> {
         }
         // Tuple items: `prefixItems`, or draft-4 `items: [...]`; the rest follow `items` (a
         // schema), or `additionalItems` after a tuple `items`.
-        let items = member(schema, "items");
-        let tuple = member(schema, "prefixItems").or_else(|| items.filter(|i| i.is_array())).and_then(Value::as_array);
+        let items = schema.get("items");
+        let tuple = schema.get("prefixItems").or_else(|| items.filter(|i| i.is_array())).and_then(Value::as_array);
         let rest = match items {
             Some(i) if !i.is_array() => Some(i),
-            _ => member(schema, "additionalItems").filter(|_| tuple.is_some()),
+            _ => schema.get("additionalItems").filter(|_| tuple.is_some()),
         };
         let fixed = tuple.map_or(0, Vec::len);
         if a.len() > fixed && rest.is_some_and(|r| resolve(r, self.root) == Some(&Value::Bool(false))) {
@@ -298,9 +295,9 @@ impl<'a> Validator<'a> {
                 path.truncate(len);
             }
         }
-        if let Some(c) = member(schema, "contains") {
-            let min = member(schema, "minContains").and_then(Value::as_u64).unwrap_or(1);
-            let max = member(schema, "maxContains").and_then(Value::as_u64);
+        if let Some(c) = schema.get("contains") {
+            let min = schema.get("minContains").and_then(Value::as_u64).unwrap_or(1);
+            let max = schema.get("maxContains").and_then(Value::as_u64);
             let mut found = 0u64;
             for x in a {
                 if self.apart(x, c, path, depth).is_empty() {
@@ -319,19 +316,19 @@ impl<'a> Validator<'a> {
 
     fn object(&mut self, o: &Map, schema: &'a Value, path: &mut String, depth: usize, branch: bool) {
         let n = o.len() as u64;
-        if let Some(m) = member(schema, "minProperties").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("minProperties").and_then(Value::as_u64) {
             if n < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} properties, got {n}"));
             }
         }
-        if let Some(m) = member(schema, "maxProperties").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("maxProperties").and_then(Value::as_u64) {
             if n > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} properties, got {n}"));
             }
         }
         let what = if path.is_empty() { "parameter" } else { "property" };
         if !self.check.skip_required {
-            if let Some(req) = member(schema, "required").and_then(Value::as_array) {
+            if let Some(req) = schema.get("required").and_then(Value::as_array) {
                 for k in req.iter().filter_map(Value::as_str) {
                     if !o.contains_key(k) {
                         self.issue(Kind::Missing, path, format!("missing required {what} `{k}`"));
@@ -342,7 +339,7 @@ impl<'a> Validator<'a> {
         // `dependencies` (draft 4-7: a list of names or a schema), `dependentRequired`,
         // `dependentSchemas` (2019-09 on): they apply when their key is present.
         for kw in ["dependencies", "dependentRequired", "dependentSchemas"] {
-            let Some(deps) = member(schema, kw).and_then(Value::as_object) else { continue };
+            let Some(deps) = schema.get(kw).and_then(Value::as_object) else { continue };
             for (k, dep) in deps {
                 if !o.contains_key(k) {
                     continue;
@@ -363,10 +360,10 @@ impl<'a> Validator<'a> {
                 }
             }
         }
-        let props = member(schema, "properties").and_then(Value::as_object);
-        let patterns = member(schema, "patternProperties").and_then(Value::as_object);
-        let additional = member(schema, "additionalProperties");
-        let names = member(schema, "propertyNames");
+        let props = schema.get("properties").and_then(Value::as_object);
+        let patterns = schema.get("patternProperties").and_then(Value::as_object);
+        let additional = schema.get("additionalProperties");
+        let names = schema.get("propertyNames");
         let declares = !branch && declares_properties(schema, self.root, 0);
         for (k, x) in o {
             let len = path.len();
@@ -385,8 +382,8 @@ impl<'a> Validator<'a> {
             // A key that `dependencies` names is declared too.
             let mut known = ["dependencies", "dependentRequired", "dependentSchemas"]
                 .iter()
-                .any(|kw| member(schema, *kw).and_then(Value::as_object).is_some_and(|d| d.contains_key(k)));
-            if let Some(s) = props.and_then(|p| entry(p, k)) {
+                .any(|kw| schema.get(*kw).and_then(Value::as_object).is_some_and(|d| d.contains_key(k)));
+            if let Some(s) = props.and_then(|p| p.get(k)) {
                 known = true;
                 self.value(x, s, path, depth + 1, false);
             }
@@ -456,14 +453,14 @@ impl<'a> Validator<'a> {
     }
 
     fn combinators(&mut self, value: &Value, schema: &'a Value, path: &mut String, depth: usize) {
-        if let Some(list) = member(schema, "allOf").and_then(Value::as_array) {
+        if let Some(list) = schema.get("allOf").and_then(Value::as_array) {
             for s in list {
                 let issues = self.apart(value, s, path, depth);
                 self.out.extend(issues);
             }
         }
         for key in ["anyOf", "oneOf"] {
-            let Some(list) = member(schema, key).and_then(Value::as_array) else { continue };
+            let Some(list) = schema.get(key).and_then(Value::as_array) else { continue };
             if list.is_empty() {
                 continue;
             }
@@ -506,13 +503,13 @@ impl<'a> Validator<'a> {
                 _ => self.issue(Kind::Violation, path, format!("matches none of the `{key}` alternatives, got {}", show(value))),
             }
         }
-        if let Some(s) = member(schema, "not") {
+        if let Some(s) = schema.get("not") {
             if self.apart(value, s, path, depth).is_empty() {
                 self.issue(Kind::Violation, path, format!("must not match the `not` schema, got {}", show(value)));
             }
         }
-        if let Some(cond) = member(schema, "if") {
-            let branch = if self.apart(value, cond, path, depth).is_empty() { member(schema, "then") } else { member(schema, "else") };
+        if let Some(cond) = schema.get("if") {
+            let branch = if self.apart(value, cond, path, depth).is_empty() { schema.get("then") } else { schema.get("else") };
             if let Some(b) = branch {
                 let issues = self.apart(value, b, path, depth);
                 self.out.extend(issues);
@@ -560,7 +557,7 @@ fn declares_properties(schema: &Value, root: &Value, depth: usize) -> bool {
         return false;
     }
     let Some(s) = resolve(schema, root) else { return false };
-    member(s, "properties").is_some_and(Value::is_object)
+    s.get("properties").is_some_and(Value::is_object)
         || super::branches(s).any(|b| declares_properties(b, root, depth + 1))
 }
 
@@ -569,7 +566,7 @@ fn declared_names<'a>(schema: &'a Value, root: &'a Value, depth: usize, out: &mu
         return;
     }
     let Some(s) = resolve(schema, root) else { return };
-    if let Some(p) = member(s, "properties").and_then(Value::as_object) {
+    if let Some(p) = s.get("properties").and_then(Value::as_object) {
         for k in p.keys() {
             if !out.contains(&k.as_str()) {
                 out.push(k);
