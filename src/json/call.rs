@@ -495,15 +495,21 @@ impl WrapperReader {
 
     /// Makes this reader what `new(wrapper, strict)` makes, keeping its buffers' memory.
     fn renew(&mut self, wrapper: Wrapper, strict: bool) {
-        let mut fresh = WrapperReader::new(wrapper, strict);
-        if let Some(name) = self.name.take() {
-            self.spare_name = name;
+        // Field by field as `new` makes them (the pattern names them all), in place: no
+        // reader-sized copy per payload.
+        let WrapperReader {
+            wrapper: w, strict: st, part, sc, key, key_escape, keys, role, name, spare_name, name_raw, name_len, args_seen, args_done, args_buf,
+            string_args, double_encoded, raw, committed, failed, fused, nameless, keep_nameless, pre_text, scratch,
+        } = self;
+        if let Some(n) = name.take() {
+            *spare_name = n;
         }
-        for (keep, old) in [(&mut fresh.key, &mut self.key), (&mut fresh.name_raw, &mut self.name_raw), (&mut fresh.raw, &mut self.raw), (&mut fresh.pre_text, &mut self.pre_text), (&mut fresh.scratch, &mut self.scratch), (&mut fresh.spare_name, &mut self.spare_name)] {
-            old.clear();
-            core::mem::swap(keep, old);
+        for b in [key, spare_name, name_raw, raw, pre_text, scratch] {
+            b.clear();
         }
-        *self = fresh;
+        (*w, *st, *part, *sc, *key_escape, *keys, *role, *name_len, *args_seen, *args_done, *args_buf, *string_args) =
+            (wrapper, strict, ObjectPart::Open, JsonScanner::new(Expect::Any, 1), false, 0, Role::Skip, 0, false, false, None, None);
+        (*double_encoded, *committed, *failed, *fused, *nameless, *keep_nameless) = (false, false, false, false, false, false);
     }
 
     fn commit(&mut self, sink: &mut Sink) {
