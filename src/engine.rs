@@ -32,7 +32,7 @@ use crate::scan::{Act, Hit, MarkerSet};
 use crate::text::floor_char_boundary;
 use crate::sink::Sink;
 use crate::syntax::{Payload, Reasoning, Syntax};
-use crate::quiet::{Flow, Quiet, QuietKind, Stop};
+use crate::quiet::{Quiet, QuietKind, Stop};
 
 struct SectionState {
     /// The opening marker and the whitespace after it, re-emitted if the section holds no call.
@@ -212,27 +212,29 @@ impl Engine {
         if !self.buf.is_empty() || sink.held_reasoning_ws() > 0 {
             return None;
         }
-        let (flow, stop) = match &self.mode {
-            Mode::Text { reasoning: false } => (Flow::Text, self.content.ascii_firsts()),
-            Mode::Text { reasoning: true } => (Flow::Reasoning, self.thinking.ascii_firsts()),
-            Mode::Payload(p) => match p.reader.quiet()? {
-                (Flow::Args, stop) if sink.calls_started() > p.calls_at_start => {
+        let (reasoning, stop) = match &self.mode {
+            Mode::Text { reasoning: false } => (false, self.content.ascii_firsts()),
+            Mode::Text { reasoning: true } => (true, self.thinking.ascii_firsts()),
+            Mode::Payload(p) => {
+                let stop = p.reader.quiet()?;
+                if sink.calls_started() > p.calls_at_start {
                     return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? });
                 }
                 // The reader's own text or reasoning: emitted as it comes once it committed (no
                 // call follows it in the payload, so it is never held: `Reader::quiet`).
-                (Flow::Args, _) => return None,
-                q if p.reader.committed() => q,
-                _ => return None,
-            },
+                if !p.reader.committed() {
+                    return None;
+                }
+                (stop.0 & Stop::REASONING.0 != 0, stop)
+            }
             _ => return None,
         };
         if self.section.is_some() || sink.in_call() {
             return None;
         }
         // Trailing reasoning whitespace is held back where the sink strips it.
-        let ws = if flow == Flow::Reasoning && sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
-        let kind = if flow == Flow::Reasoning { QuietKind::Reasoning } else { QuietKind::Text };
+        let ws = if reasoning && sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
+        let kind = if reasoning { QuietKind::Reasoning } else { QuietKind::Text };
         Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX })
     }
 

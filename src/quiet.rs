@@ -20,6 +20,11 @@ impl Stop {
     /// ASCII whitespace as `u8::is_ascii_whitespace` has it (space, `\t`, `\n`, `\x0c`, `\r`).
     pub const ASCII_WS: Stop = Stop((1 << b' ') | (1 << b'\t') | (1 << b'\n') | (1 << 0x0c) | (1 << b'\r'));
 
+    /// In a reader's hint (`Reader::quiet`) for its own output: the output is reasoning, not
+    /// text. The bit of NUL, a control character: a run it stops is never quiet anyway in a
+    /// JSON string, and in a message body it only makes NUL end the run.
+    pub const REASONING: Stop = Stop(1);
+
     /// Both sets.
     pub const fn or(self, other: Stop) -> Stop {
         Stop(self.0 | other.0)
@@ -29,15 +34,6 @@ impl Stop {
     pub fn has(self, b: u8) -> bool {
         b >= 0x80 || self.0 >> b & 1 != 0
     }
-}
-
-/// What a reader's quiet run becomes (`Reader::quiet`): the open call's arguments, or text or
-/// reasoning the reader emits itself (the body of a Harmony message, say).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Args,
-    Text,
-    Reasoning,
 }
 
 /// What a quiet chunk becomes.

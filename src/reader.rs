@@ -61,19 +61,18 @@ pub trait Reader {
         false
     }
 
-    /// While input is forwarded as it comes with nothing held: where it goes (`Flow::Args`: the
-    /// open call's arguments, inside a JSON string of them; `Flow::Text`, `Flow::Reasoning`:
-    /// the reader's own `Sink::text`, `Sink::reasoning`, once it is `committed`) and the ASCII
-    /// bytes that would end or change that (`crate::quiet`). Input without them must then be
-    /// consumed whole and sent on as one such event, byte for byte, leaving the reader in the
-    /// same state. `None` (the default) otherwise.
+    /// While input is forwarded as it comes with nothing held: the ASCII bytes that would end
+    /// or change that (`crate::quiet`). Input without them must then be consumed whole and
+    /// sent on as one event, byte for byte, leaving the reader in the same state. `None` (the
+    /// default) otherwise. The event is an arguments fragment of the open call when the payload
+    /// started one (inside a JSON string of them), else the reader's own output once it is
+    /// `committed`: reasoning when the set holds `Stop::REASONING`, text otherwise.
     ///
-    /// `Flow::Text` and `Flow::Reasoning` are for a part that no call follows in the payload (the
-    /// body of a message of text or reasoning): that text cannot be part of a left-out call's
-    /// markup, so the reader emits it as it comes (`Sink::hold_text(false)` before its
-    /// `Sink::text`), not held until the payload ends while the engine keeps the payload's
-    /// markup (`CallMarkup`).
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+    /// Own output is hinted only in a part that no call follows in the payload (the body of a
+    /// message of text or reasoning): that text cannot be part of a left-out call's markup, so
+    /// the reader emits it as it comes (`Sink::hold_text(false)` before its `Sink::text`), not
+    /// held until the payload ends while the engine keeps the payload's markup (`CallMarkup`).
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
         None
     }
 }

@@ -465,15 +465,14 @@ impl Reader for MessageReader {
 
     /// Inside a JSON call body's string, and in a reasoning or content body: the body ends
     /// only at a marker of `body_set` (its first bytes stop the run).
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
-        use crate::quiet::Flow;
-        let flow = match self.part {
-            Part::JsonArgs => return self.args.quiet(),
-            Part::Body(Route::Reasoning) => Flow::Reasoning,
-            Part::Body(Route::Content) => Flow::Text,
-            _ => return None,
-        };
-        Some((flow, self.body_set.ascii_firsts()))
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
+        use crate::quiet::Stop;
+        match self.part {
+            Part::JsonArgs => self.args.quiet(),
+            Part::Body(Route::Reasoning) => Some(self.body_set.ascii_firsts().or(Stop::REASONING)),
+            Part::Body(Route::Content) => Some(self.body_set.ascii_firsts()),
+            _ => None,
+        }
     }
 
     fn reset(&mut self, _bare: bool) -> bool {

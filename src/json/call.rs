@@ -188,7 +188,7 @@ impl CallsReader {
 }
 
 impl Reader for CallsReader {
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
         match self.part {
             ListPart::InObj { .. } => self.obj.as_ref()?.quiet(),
             _ => None,
@@ -597,9 +597,9 @@ impl WrapperReader {
     }
 
     /// See `Reader::quiet`: inside a string of arguments forwarded raw.
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
         let forwarding = self.part == ObjectPart::Value && self.role == Role::Args && self.committed;
-        (forwarding && self.sc.in_plain_string()).then_some((crate::quiet::Flow::Args, crate::quiet::Stop::JSON_STRING))
+        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING)
     }
 
     fn classify_key(&self) -> Role {

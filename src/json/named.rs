@@ -84,9 +84,8 @@ impl RawArgs {
     }
 
     /// Inside a string of the arguments with no escape pending (`Reader::quiet`).
-    #[inline(never)]
-    pub fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
-        self.sc.in_plain_string().then_some((crate::quiet::Flow::Args, crate::quiet::Stop::JSON_STRING))
+    pub fn quiet(&self) -> Option<crate::quiet::Stop> {
+        self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING)
     }
 
     /// Returns the bytes used and whether the call ended.
@@ -237,7 +236,7 @@ fn name_overflow(name: &str, rest: &str, at: usize, added: usize, sink: &Sink) -
 const MAX_TYPE: usize = 64;
 
 impl Reader for NamedReader {
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
         if self.part == Part::Args { self.args.quiet() } else { None }
     }
 
@@ -515,7 +514,7 @@ impl MistralReader {
 }
 
 impl Reader for MistralReader {
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
         match self.part {
             MistralPart::Args => self.args.quiet(),
             MistralPart::Inner => self.inner.as_ref()?.quiet(),

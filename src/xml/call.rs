@@ -482,9 +482,9 @@ fn name_too_long(sink: &Sink) -> CallError {
 }
 
 impl Reader for XmlReader {
-    fn quiet(&self) -> Option<(crate::quiet::Flow, crate::quiet::Stop)> {
+    fn quiet(&self) -> Option<crate::quiet::Stop> {
         let streaming = self.part == Part::Value && self.wrap.is_none() && self.value.as_ref().is_some_and(ParamValue::quiet);
-        streaming.then(|| (crate::quiet::Flow::Args, self.sets.value.ascii_firsts().or(crate::quiet::Stop::JSON_STRING)))
+        streaming.then(|| self.sets.value.ascii_firsts().or(crate::quiet::Stop::JSON_STRING))
     }
 
     fn reset(&mut self, _bare: bool) -> bool {
