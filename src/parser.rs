@@ -352,13 +352,11 @@ impl ToolCallParser {
     }
 
     /// The only queued event, when there is exactly one (the binding's short forms).
-    #[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))]
     pub(crate) fn single(&self) -> Option<EventRef<'_>> {
         self.sink.single()
     }
 
     /// Hands the queued events to `f` (`drain_with`).
-    #[cfg_attr(not(all(target_arch = "wasm32", feature = "std")), allow(dead_code))]
     pub(crate) fn drain_with(&mut self, f: impl FnMut(EventRef<'_>)) {
         self.sink.drain_with(f);
     }

@@ -769,8 +769,15 @@ impl SseRewriter {
         let mut events = Vec::new();
         let st = &mut self.choices[slot];
         if let (Some(t), None, CumulativeDetection::Delta, Some(p)) = (text, finish, &st.detection, st.parser.as_mut()) {
-            // The steady state of a delta stream: the text goes to the parser as it is.
-            p.push_with(t, wire_event(&mut events));
+            // The steady state of a delta stream: the text goes to the parser as it is. When it
+            // comes back as the one text event, the choice goes out as it came: nothing is
+            // copied out of the parser (`same`; the parts are not needed).
+            p.feed(t);
+            if matches!(p.single(), Some(EventRef::Text(back)) if back == t) {
+                p.drain_with(|_| {});
+                return (Vec::new(), None, true);
+            }
+            p.drain_with(wire_event(&mut events));
         } else if let Some(t) = text.filter(|t| !t.is_empty()) {
             if let Some(problem) = self.choices[slot].normalize(t.to_string(), &mut texts) {
                 let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
@@ -803,7 +810,8 @@ impl SseRewriter {
         (parts, finish_out, same)
     }
 
-    /// Parser events to delta parts (from `wire_event`) (merging text, mapping call indices to wire indices).
+    /// Parser events (as `wire_event` collects them) to delta parts (merging text, mapping call
+    /// indices to wire indices).
     fn parts(&mut self, slot: usize, events: Vec<Event>) -> Vec<Part> {
         let mut parts: Vec<Part> = Vec::new();
         for e in events {
