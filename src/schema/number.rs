@@ -29,6 +29,10 @@ impl Decimal for Number {
     }
 
     fn is_integral(&self) -> bool {
+        // Without a fraction or an exponent, JSON number text is an integer.
+        if !self.as_str().bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+            return true;
+        }
         let d = Dec::of(self.as_str());
         d.point >= d.digits.len() as i64
     }

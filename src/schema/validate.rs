@@ -230,13 +230,16 @@ impl<'a> Validator<'a> {
     }
 
     fn string(&mut self, s: &str, schema: &Value, path: &str) {
-        let len = s.chars().count() as u64;
+        // Counted only for a length keyword (arguments can be whole files).
+        let chars = || s.chars().count() as u64;
         if let Some(m) = schema.get("minLength").and_then(Value::as_u64) {
+            let len = chars();
             if len < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} characters, got {len}"));
             }
         }
         if let Some(m) = schema.get("maxLength").and_then(Value::as_u64) {
+            let len = chars();
             if len > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} characters, got {len}"));
             }
