@@ -165,12 +165,68 @@ pub(crate) fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     Some(i)
 }
 
-/// Appends the compact JSON text of `v` (serde_json's writer, no intermediate string).
+/// Appends the compact JSON text of `v`: the bytes serde_json's `v.to_string()` gives (keys in
+/// order, numbers as their text, strings escaped as `push_json_string` does). Ours rather than
+/// serde_json's `Display`, which links its pretty printer and `core::fmt` plumbing into the wasm.
 pub fn write_value(v: &Value, out: &mut String) {
-    use core::fmt::Write;
-    let _ = write!(out, "{v}");
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => push_json_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_string(out, k);
+                out.push(':');
+                write_value(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// The compact JSON text of `v` (`write_value` into a new string).
+pub fn to_text(v: &Value) -> String {
+    let mut s = String::new();
+    write_value(v, &mut s);
+    s
 }
 
 /// `json!` for unit tests.
 #[cfg(test)]
 pub(crate) use serde_json::json;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_value_gives_serde_jsons_text() {
+        let docs = [
+            r#"{"b":[1,-2.50,1e+3,true,false,null],"a":{"":""},"s":"q\"\\\u0000\u001f\u007f\b\f\n\r\t/é😀"}"#,
+            r#"[]"#,
+            r#"{}"#,
+            r#"[[[{"x":[{}]}]],"\ud83d\ude00",12345678901234567890123]"#,
+            r#""\u2028""#,
+            r#"0"#,
+        ];
+        for doc in docs {
+            let v = parse(doc).unwrap();
+            assert_eq!(to_text(&v), v.to_string(), "{doc}");
+        }
+    }
+}

@@ -571,7 +571,7 @@ impl Values {
                 self.out(&json);
             }
             TextMode::Collect(FinishAs::JsonOrStr) => match crate::json::parse(t) {
-                Ok(v) => self.out(&v.to_string()),
+                Ok(v) => self.out(&crate::json::to_text(&v)),
                 Err(_) => self.out_json_string(t),
             },
             TextMode::Collect(FinishAs::Scalar) => match crate::json::parse(t) {

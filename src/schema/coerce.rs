@@ -60,7 +60,7 @@ pub fn coerce_value(v: &Value, schema: &Value, root: &Value) -> Coerced {
         _ if !allowed.is_empty() && !type_allowed(v, allowed) => {
             let text = match v {
                 Value::Null => "null".to_string(),
-                other => other.to_string(),
+                other => crate::json::to_text(other),
             };
             coerce_text(&text, Some(schema), root)
         }

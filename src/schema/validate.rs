@@ -583,7 +583,7 @@ fn declared_names<'a>(schema: &'a Value, root: &'a Value, depth: usize, out: &mu
 
 /// A value as JSON, shortened to about 40 characters.
 fn show(v: &Value) -> String {
-    let s = v.to_string();
+    let s = crate::json::to_text(v);
     if s.chars().count() <= 40 {
         return s;
     }

@@ -45,7 +45,7 @@ impl Typing<'_> {
             let expected = tools.param(name, key).map(|(s, r)| crate::schema::types(s, r).names()).unwrap_or_default();
             format!("`{name}`.`{key}`: expected {expected}, got {}; kept as given", json_string(text))
         });
-        self.within_depth(key, c.value.to_string(), text, coercion)
+        self.within_depth(key, crate::json::to_text(&c.value), text, coercion)
     }
 
     /// Like `text_value`, for a value that is already JSON text (a container of a typed
@@ -61,7 +61,7 @@ impl Typing<'_> {
             let expected = crate::schema::types(schema, root).names();
             format!("`{name}`.`{key}`: expected {expected}, got {json}; kept as given where it did not fit")
         });
-        self.within_depth(key, c.value.to_string(), json, coercion)
+        self.within_depth(key, crate::json::to_text(&c.value), json, coercion)
     }
 
     /// `json` when it nests at most `max_depth` deep (so that the arguments object holding it

@@ -66,7 +66,7 @@ pub fn rewrite_completion(body: &str, opts: &SseOptions) -> Rewritten {
         apply(choice, chat, result);
     }
     if changed {
-        r.body = Some(Value::Object(doc).to_string());
+        r.body = Some(crate::json::to_text(&Value::Object(doc)));
     }
     r
 }

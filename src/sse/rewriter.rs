@@ -485,7 +485,7 @@ impl SseRewriter {
             let before = outs.len();
             match c {
                 Value::Object(m) => changed |= self.choice(m, pos, &mut outs),
-                other => outs.push(Out::Choice(json_text(&other))),
+                other => outs.push(Out::Choice(crate::json::to_text(&other))),
             }
             single &= outs.len() == before + 1 && matches!(outs.last(), Some(Out::Choice(_)));
         }
@@ -688,7 +688,7 @@ impl SseRewriter {
         } else if choice.get("text").is_some_and(Value::is_string) {
             Style::Text
         } else {
-            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            outs.push(Out::Choice(crate::json::to_text(&Value::Object(choice))));
             return false;
         };
         let Some(slot) = self.slot(index, style) else {
@@ -705,7 +705,7 @@ impl SseRewriter {
                 }
                 self.keep(d);
             }
-            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            outs.push(Out::Choice(crate::json::to_text(&Value::Object(choice))));
             return false;
         };
         let finish = choice.get("finish_reason").and_then(Value::as_str).map(str::to_string);
@@ -726,7 +726,7 @@ impl SseRewriter {
             }
         }
         if self.choices[slot].finished {
-            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            outs.push(Out::Choice(crate::json::to_text(&Value::Object(choice))));
             return changed;
         }
 
@@ -741,7 +741,7 @@ impl SseRewriter {
             if let (Some(t), Some(slot)) = (text, text_slot(&mut choice, style)) {
                 *slot = Value::String(t);
             }
-            outs.push(Out::Choice(json_text(&Value::Object(choice))));
+            outs.push(Out::Choice(crate::json::to_text(&Value::Object(choice))));
             return false;
         }
         // The template of every output choice: the upstream one, its text or delta cleared.
@@ -1122,7 +1122,7 @@ type Obj<'a> = Vec<(&'a str, Cow<'a, str>)>;
 
 /// A parsed object's fields, each value written as compact JSON.
 fn fields_of(m: &Map) -> Obj<'_> {
-    m.iter().map(|(k, v)| (k.as_str(), Cow::Owned(json_text(v)))).collect()
+    m.iter().map(|(k, v)| (k.as_str(), Cow::Owned(crate::json::to_text(v)))).collect()
 }
 
 /// The fast path's fields as they were written upstream.
@@ -1130,12 +1130,6 @@ fn borrowed<'a>(f: &Fields<'a>) -> Obj<'a> {
     f.iter().map(|&(k, v)| (k, Cow::Borrowed(v))).collect()
 }
 
-/// A value's compact JSON text.
-fn json_text(v: &Value) -> String {
-    let mut s = String::new();
-    crate::json::write_value(v, &mut s);
-    s
-}
 
 /// Collects a parser's events for `parts` from their views: a call's end only when it was left
 /// out with its markup as content (the wire takes nothing else from an end, so a kept call's

@@ -321,7 +321,7 @@ impl XmlReader {
                 Some(members) => {
                     let mut s = String::new();
                     for (k, v) in members.iter() {
-                        let json = sink.coerce_param_json(k, &v.to_string());
+                        let json = sink.coerce_param_json(k, &crate::json::to_text(v));
                         self.w.key(k, &mut s);
                         self.w.raw_value(&json, &mut s);
                     }

@@ -200,7 +200,7 @@ impl M3Reader {
                 }
                 let mut s = String::new();
                 self.w.key(&name, &mut s);
-                self.w.raw_value(&v.to_string(), &mut s);
+                self.w.raw_value(&crate::json::to_text(&v), &mut s);
                 sink.args(&s);
                 self.part = Part::Between;
             }

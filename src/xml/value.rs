@@ -244,7 +244,7 @@ fn python_container(sink: &Sink, key: &str, text: &str) -> Option<String> {
     }
     let v = crate::pythonic::literal_to_json(t, &sink.limits)?;
     let fits = (v.is_object() && allowed.has(crate::schema::Ty::Object)) || (v.is_array() && allowed.has(crate::schema::Ty::Array));
-    fits.then(|| v.to_string())
+    fits.then(|| crate::json::to_text(&v))
 }
 
 /// Valid JSON text of parameter `key` of the open call, coerced by its declared schema (as is
@@ -264,7 +264,7 @@ pub fn coerce_json(sink: &mut Sink, key: &str, json: &str) -> String {
                 let name = sink.call_name().unwrap_or_default().to_string();
                 sink.call_diag(Label::TypeCoercion, format!("`{name}`.`{key}`: {json} does not match the declared type; kept as given"));
             }
-            c.value.to_string()
+            crate::json::to_text(&c.value)
         }
     }
 }
