@@ -138,6 +138,12 @@ impl Emitter {
         for q in &self.events {
             f(view(&self.buf, q));
         }
+        self.clear_drained();
+    }
+
+    /// Empties the queue after a drain (not generic: one copy for every `drain_with` closure).
+    #[inline(never)]
+    fn clear_drained(&mut self) {
         self.events.clear();
         self.buf.clear();
         if self.buf.capacity() > KEEP_BUF {
