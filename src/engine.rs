@@ -740,4 +740,3 @@ impl Engine {
         self.mode = Mode::Text { reasoning: false };
     }
 }
-
