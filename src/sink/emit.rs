@@ -9,7 +9,7 @@
 //! events for the `Vec<Event>` API; a caller of the views allocates nothing per event.
 
 use crate::prelude::*;
-use crate::event::{Event, EventRef, Label};
+use crate::event::{EventRef, Label};
 use crate::spans::{Accounting, Span, SpanKind};
 
 /// How call ids are made.
@@ -152,12 +152,6 @@ impl Emitter {
         if self.events.capacity() > KEEP_EVENTS {
             self.events.shrink_to(KEEP_EVENTS / 16);
         }
-    }
-
-    /// Moves the events emitted so far to the end of `out`.
-    pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        out.reserve(self.events.len());
-        self.drain_with(|e| out.push(e.to_event()));
     }
 
     /// Makes room for `n` more bytes of event strings (a push of `n` bytes emits about as

@@ -91,11 +91,8 @@ impl Sink {
     /// validated on the way (`Validation`: its diagnostics go before its end event).
     #[inline]
     pub fn drain_into(&mut self, out: &mut Vec<Event>) {
-        if self.tools.is_none() {
-            self.out.drain_into(out);
-        } else {
-            self.drain_validating(&mut |e| out.push(e.to_event()));
-        }
+        out.reserve(self.out.queued());
+        self.drain_with(|e| out.push(e.to_event()));
     }
 
     /// Like `drain_into`, handing each event to `f` as a borrowed view.

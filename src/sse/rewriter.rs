@@ -979,7 +979,6 @@ impl SseRewriter {
     }
 }
 
-/// A choice's text field: `delta.content` (chat) or `text` (completions).
 /// True when `bytes` starts with `prefix`, eight bytes a step (the envelopes compared are
 /// about 200 bytes; in the size-optimised wasm build, `starts_with` and iterator adapters are
 /// calls and byte loops).
@@ -1009,6 +1008,7 @@ fn word(s: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
 }
 
+/// A choice's text field: `delta.content` (chat) or `text` (completions).
 fn text_slot(choice: &mut Map, style: Style) -> Option<&mut Value> {
     match style {
         Style::Chat => choice.get_mut("delta")?.as_object_mut()?.get_mut("content"),
@@ -1129,7 +1129,6 @@ fn fields_of(m: &Map) -> Obj<'_> {
 fn borrowed<'a>(f: &Fields<'a>) -> Obj<'a> {
     f.iter().map(|&(k, v)| (k, Cow::Borrowed(v))).collect()
 }
-
 
 /// Collects a parser's events for `parts` from their views: a call's end only when it was left
 /// out with its markup as content (the wire takes nothing else from an end, so a kept call's
