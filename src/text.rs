@@ -20,13 +20,13 @@ pub fn ceil_char_boundary(s: &str, at: usize) -> usize {
 
 /// The offset of the first byte of `b` at or after `at` for which `stop` holds, skipping eight
 /// bytes at a time while `any_in_word` says none of them can (a word-at-a-time scan: the SSE
-/// decoder's line ends and the SSE fast path's string ends).
+/// decoder's line ends, the SSE fast path's string ends, the JSON scanner's string bodies).
 #[inline]
 pub fn scan_until(b: &[u8], mut at: usize, any_in_word: impl Fn(u64) -> bool, stop: impl Fn(u8) -> bool) -> usize {
-    while let Some(w) = b.get(at..at + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(w);
-        if any_in_word(u64::from_le_bytes(word)) {
+    // A fixed-size chunk is one 8-byte load; `copy_from_slice` from a slice was a call to a
+    // byte-copy routine per word in the size-optimized wasm.
+    while let Some(w) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        if any_in_word(u64::from_le_bytes(*w)) {
             break;
         }
         at += 8;

@@ -408,10 +408,8 @@ impl JsonScanner {
                                 return (i, Err(JsonError::Unexpected(b)));
                             }
                         } else {
-                            // Fast path over plain string bytes.
-                            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' && bytes[i] >= 0x20 {
-                                i += 1;
-                            }
+                            // Fast path over plain string bytes, eight at a time.
+                            i = crate::text::scan_until(bytes, i, super::emit::needs_escape_in_word, super::emit::needs_escape);
                             if i == bytes.len() {
                                 break;
                             }
