@@ -8,7 +8,8 @@
  * events by that rule gives `parse()`'s result.
  *
  * `""`: no event; `t…`: one text event; `r…`: one reasoning event; `dN:…`: one arguments delta
- * of call N; `[…`: a JSON array of events. The short forms skip JSON for the batches most
+ * of call N; `[…`: a JSON array of events, then the arguments of each `tool-call-end` in it,
+ * each after a NUL, as they are (no JSON string escaping for what may be a whole file). The short forms skip JSON for the batches most
  * pushes give (measured in benches/run.mjs).
  */
 export function decodeEvents(s) {
@@ -21,8 +22,17 @@ export function decodeEvents(s) {
       const colon = s.indexOf(":");
       return [{ type: "tool-call-delta", index: Number(s.slice(1, colon)), argumentsDelta: s.slice(colon + 1) }];
     }
-    case 91: // [
-      return JSON.parse(s);
+    case 91: { // [
+      // Each tool-call-end's arguments follow the array, each after a NUL (in the array:
+      // `"arguments":""`); JSON text holds no raw NUL.
+      const cut = s.indexOf("\0");
+      if (cut < 0) return JSON.parse(s);
+      const list = JSON.parse(s.slice(0, cut));
+      const args = s.slice(cut + 1).split("\0");
+      let k = 0;
+      for (const e of list) if (e.type === "tool-call-end") e.arguments = args[k++];
+      return list;
+    }
     default:
       if (s.length === 0) return [];
       throw new Error(`toolwire: unknown event encoding ${JSON.stringify(s.slice(0, 20))}`);

@@ -134,6 +134,8 @@ pub struct JsToolCallParser {
     output: String,
     /// The quiet-run hint after the last call (`quietPtr`).
     quiet: [u32; 8],
+    /// The arguments of the end events of the last result (`drain`).
+    raw: String,
 }
 
 #[wasm_bindgen(js_class = ToolCallParser)]
@@ -141,7 +143,7 @@ impl JsToolCallParser {
     #[wasm_bindgen(constructor)]
     pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
         let inner = parser_for(opts)?;
-        let mut p = JsToolCallParser { inner, input: Vec::new(), output: String::new(), quiet: [0; 8] };
+        let mut p = JsToolCallParser { inner, input: Vec::new(), output: String::new(), quiet: [0; 8], raw: String::new() };
         p.set_quiet();
         Ok(p)
     }
@@ -243,6 +245,9 @@ impl JsToolCallParser {
     /// from their borrowed views (no string per event): the common batches of one event in a
     /// short form that needs no JSON (most pushes give one text or one delta), else a JSON
     /// array. `""`: none; `t…`: one text; `r…`: one reasoning; `dN:…`: one delta of call N.
+    /// In the array, each `tool-call-end` has `"arguments":""` and its arguments follow the
+    /// array as they are, each after a NUL (JSON text holds no raw NUL): no escaping here and
+    /// no unescaping in JS for what may be a whole file.
     fn drain(&mut self) {
         let out = &mut self.output;
         out.clear();
@@ -258,13 +263,24 @@ impl JsToolCallParser {
             _ if self.inner.queued() == 0 => {}
             _ => {
                 out.push('[');
+                let raw = &mut self.raw;
+                raw.clear();
                 self.inner.drain_with(|e| {
                     if out.len() > 1 {
                         out.push(',');
                     }
+                    let e = match e {
+                        EventRef::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
+                            raw.push('\0');
+                            raw.push_str(arguments);
+                            EventRef::ToolCallEnd { index, id, name, arguments: "", repaired, kept, text }
+                        }
+                        e => e,
+                    };
                     e.write_json(out);
                 });
                 out.push(']');
+                out.push_str(raw);
             }
         }
         self.inner.drain_with(|_| {});
