@@ -36,7 +36,9 @@ pub enum Act {
 /// bytes they hold, so a marker is told apart from the input in one or two comparisons.
 #[derive(Clone, Debug)]
 struct Marker {
-    text: String,
+    /// Where its text is in the set's `texts`.
+    start: usize,
+    len: usize,
     act: Act,
     head: [u64; 2],
     mask: [u64; 2],
@@ -48,6 +50,9 @@ const HEAD: usize = 16;
 /// A set of literal markers, each with a meaning.
 #[derive(Clone, Debug)]
 pub struct MarkerSet {
+    /// Every marker's text, one after the other: one buffer per set, not one per marker (a
+    /// reader builds its sets when a call opens; an allocation per marker was most of that).
+    texts: String,
     markers: Vec<Marker>,
     /// Bytes that start a marker (a bit set).
     first: [u64; 4],
@@ -80,12 +85,12 @@ pub enum Hit {
 
 impl MarkerSet {
     pub const fn new() -> Self {
-        MarkerSet { markers: Vec::new(), first: [0; 4], needles: [0; SWAR_MAX], n_needles: 0, longest: 0 }
+        MarkerSet { texts: String::new(), markers: Vec::new(), first: [0; 4], needles: [0; SWAR_MAX], n_needles: 0, longest: 0 }
     }
 
     /// Adds a marker; empty markers and duplicates of an earlier marker are ignored.
     pub fn add(&mut self, text: &str, act: Act) -> &mut Self {
-        if text.is_empty() || self.markers.iter().any(|m| m.text == text) {
+        if text.is_empty() || self.markers.iter().any(|m| self.bytes(m) == text.as_bytes()) {
             return self;
         }
         let b = text.as_bytes()[0];
@@ -107,7 +112,9 @@ impl MarkerSet {
         let mut mask = [0u8; HEAD];
         mask[..n].fill(0xFF);
         let word = |b: &[u8; HEAD], k: usize| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
-        self.markers.push(Marker { text: text.to_string(), act, head: [word(&head, 0), word(&head, 1)], mask: [word(&mask, 0), word(&mask, 1)] });
+        let start = self.texts.len();
+        self.texts.push_str(text);
+        self.markers.push(Marker { start, len: text.len(), act, head: [word(&head, 0), word(&head, 1)], mask: [word(&mask, 0), word(&mask, 1)] });
         self
     }
 
@@ -116,6 +123,11 @@ impl MarkerSet {
             self.add(t, act);
         }
         self
+    }
+
+    /// The text of `m`, one of the set's markers.
+    fn bytes(&self, m: &Marker) -> &[u8] {
+        self.texts.as_bytes().get(m.start..m.start + m.len).unwrap_or_default()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -134,7 +146,8 @@ impl MarkerSet {
     }
 
     pub fn text(&self, idx: usize) -> &str {
-        &self.markers[idx].text
+        let m = &self.markers[idx];
+        self.texts.get(m.start..m.start + m.len).unwrap_or_default()
     }
 
     pub fn act(&self, idx: usize) -> Act {
@@ -212,7 +225,7 @@ impl MarkerSet {
                 if w0 & m.mask[0] != m.head[0] || w1 & m.mask[1] != m.head[1] {
                     continue;
                 }
-                let t = m.text.as_bytes();
+                let t = self.bytes(m);
                 if rest.len() >= t.len() {
                     if (t.len() <= HEAD || rest[HEAD..t.len()] == t[HEAD..]) && best.is_none_or(|(len, _)| t.len() > len) {
                         best = Some((t.len(), idx));
@@ -229,7 +242,7 @@ impl MarkerSet {
         let mut best: Option<(usize, usize)> = None;
         let mut could_grow = false;
         for (idx, m) in self.markers.iter().enumerate() {
-            let m = m.text.as_bytes();
+            let m = self.bytes(m);
             // Most markers differ from `rest` in their first two bytes: skip those inline.
             if rest.len() >= 2 && m.len() >= 2 && (m[0] != rest[0] || m[1] != rest[1]) {
                 continue;
