@@ -79,7 +79,7 @@ impl Default for RawArgs {
 impl RawArgs {
     /// Call right after `sink.start_call`, at the arguments' `{`.
     pub fn begin(&mut self, sink: &Sink) {
-        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.depth());
         self.failure = None;
     }
 
@@ -289,9 +289,15 @@ impl NamedReader {
                 },
                 Part::Name => {
                     let rest = &input[i..];
-                    // The name ends at a closing marker or a stop byte, whichever comes first.
-                    let stop = rest.bytes().position(|b| self.cfg.name_stop.contains(&b));
+                    // The name ends at a closing marker or a stop byte, whichever comes first:
+                    // stop bytes are looked for only before the marker (searching the whole rest
+                    // for each call made one push of many calls quadratic).
                     let hit = self.name_set.find(rest, eof);
+                    let before = match hit {
+                        Hit::Found { at, .. } | Hit::Hold { at } => at,
+                        Hit::None => rest.len(),
+                    };
+                    let stop = rest.as_bytes()[..before].iter().position(|b| self.cfg.name_stop.contains(b));
                     let (text_end, next) = match (hit, stop) {
                         (Hit::Found { at, idx }, s) if s.is_none_or(|s| at <= s) => (at, Some(at + self.name_set.text(idx).len())),
                         (Hit::Hold { at }, s) if s.is_none_or(|s| at <= s) => (at, None),
