@@ -14,7 +14,7 @@ export type JsonSchema = { [key: string]: unknown };
 export interface ParserLimits {
   /** Bytes of one call's arguments (default 8 MiB = 8388608). Over it the arguments are cut and closed (the call ends `repaired`). */
   maxArgsBytes?: number;
-  /** Nesting depth of argument values (default 128). Deeper JSON/pythonic arguments are closed at the limit (the rest is text); a deeper typed XML value is kept as a string. */
+  /** Nesting depth of a call's arguments, the arguments object counting as the first level (default 127, also the most that takes effect: the deepest JSON serde_json reads back). Deeper JSON/pythonic/key-value arguments are closed at the limit (the rest is text); a typed XML value that would nest deeper is kept as a string; MiniMax-M3 elements nested deeper end the call. */
   maxDepth?: number;
   /** Bytes a possible call may stay undecided before it is released as text, or a typed value may wait for its close tag before it streams as a string (default 1 MiB = 1048576). */
   maxBufferBytes?: number;

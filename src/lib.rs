@@ -128,7 +128,7 @@ pub mod registry {
 /// from the docs and free to change in any release.
 #[doc(hidden)]
 pub mod testing {
-    pub use crate::json::scanner::{is_valid_json, is_ws, Expect, JsonError, JsonScanner, Progress};
+    pub use crate::json::scanner::{is_valid_json, is_ws, nests_within, Expect, JsonError, JsonScanner, Progress};
     pub use crate::schema::number::Decimal;
     pub use crate::schema::validate::{validate, Check};
     #[cfg(feature = "spans")]

@@ -11,7 +11,7 @@
 //! arguments that form one JSON object; conservation (the byte accounting covers the decoded
 //! input exactly once, text/reasoning are exactly their spans' bytes, drops only by policy).
 
-use toolwire::testing::{Expect, JsonScanner, Payload, Progress, is_valid_json, is_ws};
+use toolwire::testing::{Expect, JsonScanner, Payload, Progress, is_valid_json, is_ws, nests_within};
 use toolwire::registry::Family;
 use toolwire::{Event, Limits, Options, ParseResult, Span, ToolCallParser};
 
@@ -123,7 +123,7 @@ fn stream(opts: &Options, pieces: &[&[u8]], text: &str) -> Vec<Event> {
         assert!(p.held_len() <= bound, "held {} > bound {bound}", p.held_len());
     }
     p.finish_into(&mut events);
-    check_events(&events);
+    check_events(&events, opts.limits.depth());
     check_spans(text, &events, p.spans(), opts);
     events
 }
@@ -160,8 +160,9 @@ pub fn merge(events: &[Event]) -> Vec<Event> {
 }
 
 /// Calls are well nested and numbered; deltas concatenate to the final arguments, one JSON
-/// object, and every prefix of them is a valid JSON prefix (append-only).
-pub fn check_events(events: &[Event]) {
+/// object nesting at most `max_depth` levels (the object counting as one), and every prefix of
+/// them is a valid JSON prefix (append-only).
+pub fn check_events(events: &[Event], max_depth: usize) {
     let mut open: Option<(usize, String, JsonScanner)> = None;
     let mut next = 0;
     for e in events {
@@ -190,6 +191,7 @@ pub fn check_events(events: &[Event]) {
                 assert_eq!(&args, arguments, "deltas do not concatenate to the arguments");
                 assert!(is_valid_json(arguments, Expect::Object), "arguments are not one JSON object: {arguments}");
                 assert!(toolwire::json::parse(arguments).is_ok_and(|v| v.as_object().is_some()), "json::parse rejects {arguments}");
+                assert!(nests_within(arguments, max_depth), "arguments nest deeper than maxDepth {max_depth}: {arguments}");
             }
             Event::Diagnostic { message, .. } => assert!(!message.is_empty()),
             Event::Text(_) | Event::Reasoning(_) => {}
@@ -453,6 +455,15 @@ mod replay {
     #[test]
     fn engine_other_mistral_first_key_after_whitespace() {
         super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-mistral-object-key-after-long-whitespace-split.bin"));
+    }
+
+    /// `engine_other` finding (lfm2): a pythonic argument nesting 128 lists ended with arguments
+    /// 129 levels deep, the object included, which `json::parse` cannot read back; readers
+    /// disagreed on whether `maxDepth` counts the arguments object (case
+    /// `tests/data/lfm2/maxdepth-128-nested-lists-are-cut-at-the-default-limit-of-127-levels`).
+    #[test]
+    fn engine_other_lfm2_arguments_within_max_depth() {
+        super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-lfm2-arguments-129-levels-deep.bin"));
     }
 
     #[test]

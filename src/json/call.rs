@@ -727,7 +727,7 @@ impl WrapperReader {
                     if self.wrapper.key_is_name && role == Role::Args {
                         self.name = unescape(&self.key);
                     }
-                    let depth = sink.limits.max_depth;
+                    let depth = sink.limits.depth();
                     match role {
                         Role::Name => {
                             if b != b'"' {

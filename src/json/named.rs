@@ -79,7 +79,7 @@ impl Default for RawArgs {
 impl RawArgs {
     /// Call right after `sink.start_call`, at the arguments' `{`.
     pub fn begin(&mut self, sink: &Sink) {
-        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.max_depth);
+        self.sc = JsonScanner::repairing(Expect::Object, sink.limits.depth());
         self.failure = None;
     }
 

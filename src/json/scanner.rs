@@ -622,6 +622,12 @@ pub(crate) fn push_control_escape(out: &mut String, b: u8) {
     }
 }
 
+/// True when the JSON text `s` (or its valid prefix) opens no more than `depth` nested
+/// containers.
+pub fn nests_within(s: &str, depth: usize) -> bool {
+    !matches!(JsonScanner::new(Expect::Any, depth).feed(s, None).1, Err(JsonError::TooDeep))
+}
+
 /// True when `s` is exactly one valid JSON value (whitespace around allowed).
 pub fn is_valid_json(s: &str, expect: Expect) -> bool {
     let mut sc = JsonScanner::new(expect, 512);

@@ -358,8 +358,9 @@ impl Values {
     }
 
     fn push(&mut self, kind: Kind, close: u8, sink: &mut Sink) -> Result<(), Status> {
-        if self.stack.len() > sink.limits.max_depth {
-            return Err(Status::Failed(CallError::Limit(format!("nesting deeper than {}", sink.limits.max_depth))));
+        // The stack holds the arguments object's frame, so its length is the depth in all.
+        if self.stack.len() >= sink.limits.depth() {
+            return Err(Status::Failed(CallError::Limit(format!("nesting deeper than {}", sink.limits.depth()))));
         }
         let mut f = Frame::new(kind, close, if kind == Kind::Obj { At::Key } else { At::Value });
         match kind {

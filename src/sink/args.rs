@@ -35,9 +35,10 @@ pub(crate) struct ArgsGuard {
 }
 
 impl ArgsGuard {
-    /// Arguments nesting at most `max_depth` levels inside the object.
+    /// Arguments nesting at most `max_depth` levels, the object itself counting as one (the
+    /// depth `Limits::max_depth` means for every reader).
     pub fn new(max_depth: usize) -> ArgsGuard {
-        let scanner = JsonScanner::new(Expect::Object, max_depth + 1);
+        let scanner = JsonScanner::new(Expect::Object, max_depth);
         // Room for a small call's arguments in one allocation.
         ArgsGuard { text: String::with_capacity(64), before: scanner.clone(), scanner, overflowed: false, diverged: false }
     }
@@ -45,7 +46,7 @@ impl ArgsGuard {
     /// Makes this guard what `new(max_depth)` makes, keeping its allocations.
     pub fn reset(&mut self, max_depth: usize) {
         self.text.clear();
-        self.scanner = JsonScanner::new(Expect::Object, max_depth + 1);
+        self.scanner = JsonScanner::new(Expect::Object, max_depth);
         self.before.clone_from(&self.scanner);
         self.overflowed = false;
         self.diverged = false;

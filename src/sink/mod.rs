@@ -71,7 +71,7 @@ pub struct Sink {
 
 impl Sink {
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
-        let call = OpenCall { index: 0, id: String::new(), name: String::new(), args: ArgsGuard::new(limits.max_depth), coerced: Vec::new() };
+        let call = OpenCall { index: 0, id: String::new(), name: String::new(), args: ArgsGuard::new(limits.depth()), coerced: Vec::new() };
         Sink {
             out: Emitter::new(id_prefix, id_style),
             limits,
@@ -208,7 +208,7 @@ impl Sink {
     }
 
     fn typing(&self) -> Typing<'_> {
-        Typing { tools: self.tools.as_ref(), name: self.call_name(), max_depth: self.limits.max_depth }
+        Typing { tools: self.tools.as_ref(), name: self.call_name(), value_depth: self.limits.value_depth() }
     }
 
     /// True when a text value of parameter `key` of the open call streams as a JSON string
@@ -311,7 +311,7 @@ impl Sink {
         call.index = index;
         call.name.clear();
         call.name.push_str(name);
-        call.args.reset(self.limits.max_depth);
+        call.args.reset(self.limits.depth());
         call.coerced.clear();
         self.out.start(index, id.as_deref(), name, &mut call.id);
         self.open = true;

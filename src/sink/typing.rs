@@ -12,7 +12,7 @@ pub(crate) struct Typed {
     pub json: String,
     /// The value did not fit its schema (`type_coercion`; validation then skips the key).
     pub coercion: Option<String>,
-    /// The value nested past `max_depth` and is kept as a string (`limit_exceeded`).
+    /// The value nested past `value_depth` and is kept as a string (`limit_exceeded`).
     pub too_deep: Option<String>,
 }
 
@@ -20,7 +20,8 @@ pub(crate) struct Typed {
 pub(crate) struct Typing<'a> {
     pub tools: Option<&'a Tools>,
     pub name: Option<&'a str>,
-    pub max_depth: usize,
+    /// `Limits::value_depth`.
+    pub value_depth: usize,
 }
 
 impl Typing<'_> {
@@ -64,14 +65,14 @@ impl Typing<'_> {
         self.within_depth(key, crate::json::to_text(&c.value), json, coercion)
     }
 
-    /// `json` when it nests at most `max_depth` deep (so that the arguments object holding it
+    /// `json` when it nests at most `value_depth` deep (so that the arguments object holding it
     /// stays within the limit); else `raw` as a JSON string, reported as `limit_exceeded`.
     fn within_depth(&self, key: &str, json: String, raw: &str, coercion: Option<String>) -> Typed {
-        let mut sc = JsonScanner::new(Expect::Any, self.max_depth);
+        let mut sc = JsonScanner::new(Expect::Any, self.value_depth);
         if !matches!(sc.feed(&json, None).1, Err(JsonError::TooDeep)) {
             return Typed { json, coercion, too_deep: None };
         }
-        let msg = format!("`{}`.`{key}`: the value nests deeper than {}; kept as a string", self.name.unwrap_or_default(), self.max_depth);
+        let msg = format!("`{}`.`{key}`: the value nests deeper than {} inside the arguments; kept as a string", self.name.unwrap_or_default(), self.value_depth);
         Typed { json: json_string(raw), coercion, too_deep: Some(msg) }
     }
 }

@@ -10,8 +10,9 @@
 //!   repeated child name collects into a list; text beside children goes under `$text`), or an
 //!   array when the schema says array (item names, usually `<item>`, are dropped). An empty
 //!   element is `[]`/`{}` when the schema says array/object.
-//! - Element names are at most 128 bytes; nesting at most `max_depth`; a tree at most
-//!   `max_buffer_bytes`. Broken nesting ends the call (`malformed_json`).
+//! - Element names are at most 128 bytes; the arguments nest at most `Limits::depth` levels
+//!   (`limit_exceeded`, the call ends); a tree at most `max_buffer_bytes`. Broken nesting ends
+//!   the call (`malformed_json`).
 
 use crate::prelude::*;
 use super::value::{self, ParamValue};
@@ -19,6 +20,7 @@ use super::{code, header, Gap};
 use crate::reader::{CallError, Reader, Status, Step};
 use crate::text::floor_char_boundary;
 use crate::event::Label;
+use crate::json::scanner::nests_within;
 use crate::json::ObjectWriter;
 use crate::scan::{Act, Hit, MarkerSet};
 use crate::schema::{self, Ty};
@@ -28,8 +30,6 @@ use crate::json::{Map, Value};
 /// The namespace prefix of every MiniMax-M3 tag.
 pub const PREFIX: &str = "]<]minimax[>[";
 const MAX_ELEMENT_NAME: usize = 128;
-/// Trees deeper than this are not built whatever `max_depth` says (serde recursion).
-const MAX_TREE_DEPTH: usize = 128;
 
 const END: u8 = 0;
 const CLOSE: u8 = 1;
@@ -133,8 +133,16 @@ impl M3Reader {
     }
 
     fn malformed(&mut self, sink: &mut Sink, msg: &str) {
+        self.fail(sink, CallError::Malformed(msg.into()));
+    }
+
+    /// Elements nest the arguments past `Limits::depth`: the call is ended.
+    fn too_deep(&mut self, sink: &mut Sink) {
+        self.fail(sink, CallError::Limit(format!("elements nested deeper than the maxDepth limit ({}); closed", sink.limits.depth())));
+    }
+
+    fn fail(&mut self, sink: &mut Sink, error: CallError) {
         self.value = None;
-        let error = CallError::Malformed(msg.into());
         sink.end_call_incomplete(error.label(), error.message());
         self.failure = Some(error);
         self.part = Part::Done;
@@ -198,9 +206,14 @@ impl M3Reader {
                     let call = sink.call_name().unwrap_or_default().to_string();
                     sink.call_diag(Label::TypeCoercion, format!("`{call}`.`{name}`: value does not match the declared type; kept as given"));
                 }
+                // Repeated children (a list) and coerced values can nest deeper than the elements.
+                let json = crate::json::to_text(&v);
+                if !nests_within(&json, sink.limits.value_depth()) {
+                    return self.too_deep(sink);
+                }
                 let mut s = String::new();
                 self.w.key(&name, &mut s);
-                self.w.raw_value(&crate::json::to_text(&v), &mut s);
+                self.w.raw_value(&json, &mut s);
                 sink.args(&s);
                 self.part = Part::Between;
             }
@@ -231,8 +244,10 @@ impl M3Reader {
         match (closing, in_tree) {
             (false, false) => self.open_param(name, sink),
             (false, true) => {
-                if self.frames.len() >= sink.limits.max_depth.min(MAX_TREE_DEPTH) {
-                    return self.malformed(sink, "elements nested too deep; closed");
+                // Frame k is a value at level k + 2 once it has children (the arguments object is
+                // level 1, the parameter's value level 2): a child of the top frame makes it one.
+                if self.frames.len() >= sink.limits.depth() {
+                    return self.too_deep(sink);
                 }
                 let (ps, root) = (self.frames.last().and_then(|f| f.schema.as_ref()), &self.root);
                 let schema = ps.and_then(|s| {

@@ -53,7 +53,7 @@ impl ParamValue {
             _ if as_string => Kind::Str,
             _ => Kind::Typed,
         };
-        let sc = JsonScanner::new(Expect::Any, sink.limits.max_depth);
+        let sc = JsonScanner::new(Expect::Any, sink.limits.value_depth());
         let mut v = match spare {
             Some(mut v) => {
                 // Every field as below (the pattern names them all); the buffers keep their memory

@@ -12,7 +12,7 @@ pub mod data;
 
 use serde_json::Value;
 use std::path::Path;
-use toolwire::testing::{is_valid_json, Expect};
+use toolwire::testing::{is_valid_json, nests_within, Expect};
 use toolwire::{Event, Options, ParseResult, QuietKind, Span, ToolCallParser};
 
 /// One fixture: an input, the options to parse it with, and (for vLLM's vectors) what the
@@ -349,6 +349,9 @@ pub fn check_events(f: &Fixture, events: &[Event]) {
                 assert_eq!(&args, arguments, "{}: deltas do not concatenate to the final arguments", f.name);
                 assert!(is_valid_json(arguments, Expect::Object), "{}: arguments are not one JSON object: {arguments}", f.name);
                 assert!(serde_json::from_str::<Value>(arguments).is_ok_and(|v| v.is_object()), "{}: serde rejects {arguments}", f.name);
+                // `maxDepth` counts the arguments object as the first level, for every reader.
+                let depth = f.options().limits.depth();
+                assert!(nests_within(arguments, depth), "{}: arguments nest deeper than maxDepth {depth}: {arguments}", f.name);
             }
             Event::Diagnostic { message, .. } => assert!(!message.is_empty()),
         }
