@@ -265,24 +265,30 @@ impl ParseResult {
     pub fn from_events<'a>(events: impl IntoIterator<Item = &'a Event>) -> ParseResult {
         let mut r = ParseResult::default();
         for e in events {
-            match e {
-                Event::Text(t) => r.content.get_or_insert_with(String::new).push_str(t),
-                Event::Reasoning(t) => r.reasoning.get_or_insert_with(String::new).push_str(t),
-                Event::ToolCallEnd { id, name, arguments, kept: true, .. } => {
-                    r.tool_calls.push(ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() })
-                }
-                Event::ToolCallEnd { text, .. } => {
-                    if !text.is_empty() {
-                        r.content.get_or_insert_with(String::new).push_str(text)
-                    }
-                }
-                Event::Diagnostic { label, message, index } => {
-                    r.diagnostics.push(Diagnostic { label: *label, message: message.clone(), index: *index })
-                }
-                Event::ToolCallStart { .. } | Event::ToolCallDelta { .. } => {}
-            }
+            r.add(e.as_ref());
         }
         r
+    }
+
+    /// Folds one more event into the result (`from_events`, one event at a time: `parse()`
+    /// folds the parser's borrowed views as they are drained, no owned event in between).
+    pub fn add(&mut self, e: EventRef<'_>) {
+        match e {
+            EventRef::Text(t) => self.content.get_or_insert_with(String::new).push_str(t),
+            EventRef::Reasoning(t) => self.reasoning.get_or_insert_with(String::new).push_str(t),
+            EventRef::ToolCallEnd { id, name, arguments, kept: true, .. } => {
+                self.tool_calls.push(ToolCall { id: id.to_string(), name: name.to_string(), arguments: arguments.to_string() })
+            }
+            EventRef::ToolCallEnd { text, .. } => {
+                if !text.is_empty() {
+                    self.content.get_or_insert_with(String::new).push_str(text)
+                }
+            }
+            EventRef::Diagnostic { label, message, index } => {
+                self.diagnostics.push(Diagnostic { label, message: message.to_string(), index })
+            }
+            EventRef::ToolCallStart { .. } | EventRef::ToolCallDelta { .. } => {}
+        }
     }
 
     pub fn to_json(&self) -> String {

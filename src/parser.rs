@@ -397,9 +397,10 @@ pub fn tools_of(opts: &Options) -> Result<Option<Tools>, Error> {
 /// Parses a whole text: exactly streaming it in one chunk and calling `finish`.
 pub fn parse(text: &str, opts: &Options) -> Result<ParseResult, Error> {
     let mut p = ToolCallParser::new(opts)?;
-    let mut events = p.push(text);
-    p.finish_into(&mut events);
-    Ok(ParseResult::from_events(&events))
+    let mut r = ParseResult::default();
+    p.push_with(text, |e| r.add(e));
+    p.finish_with(|e| r.add(e));
+    Ok(r)
 }
 
 #[cfg(test)]

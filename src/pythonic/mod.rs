@@ -135,7 +135,7 @@ impl Reader for JsonOrPython {
 /// One Python literal (`{'a': 1, 'b': [None, True]}`) as a JSON value, read by the machine that
 /// reads call arguments (never evaluated); `None` when `text` is not exactly one literal.
 pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<crate::json::Value> {
-    use crate::event::Event;
+    use crate::event::EventRef;
     let mut sink = crate::sink::Sink::new(limits.clone(), None, String::new(), crate::sink::IdStyle::Prefixed);
     sink.start_call("literal", None);
     let mut v = values::Values::new(&PySyntax::PYTHON, b')');
@@ -145,15 +145,16 @@ pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<cra
         return None;
     }
     sink.end_call();
-    let mut args = None;
-    for e in sink.take() {
-        match e {
-            Event::Diagnostic { .. } => return None,
-            Event::ToolCallEnd { arguments, .. } => args = Some(arguments),
-            _ => {}
-        }
+    let (mut args, mut failed) = (None, false);
+    sink.drain_with(|e| match e {
+        EventRef::Diagnostic { .. } => failed = true,
+        EventRef::ToolCallEnd { arguments, .. } => args = Some(crate::json::parse(arguments)),
+        _ => {}
+    });
+    if failed {
+        return None;
     }
-    let mut obj = crate::json::parse(&args?).ok()?;
+    let mut obj = args?.ok()?;
     obj.as_object_mut()?.remove("v")
 }
 

@@ -13,7 +13,6 @@ use crate::prelude::*;
 use super::{SseOptions, WireDiagnostic};
 use crate::event::{Label, ParseResult};
 use crate::json::{Map, Value};
-use crate::parser::ToolCallParser;
 
 /// The rewritten body (`None` when unchanged) and the diagnostics.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -52,10 +51,7 @@ pub fn rewrite_completion(body: &str, opts: &SseOptions) -> Rewritten {
         let text = text.and_then(Value::as_str);
         let Some(text) = text.filter(|t| !t.is_empty()).map(str::to_string) else { continue };
         let o = opts.for_choice(id.as_deref(), model.as_deref(), index);
-        let Ok(mut p) = ToolCallParser::new(&o) else { continue };
-        let mut events = p.push(&text);
-        p.finish_into(&mut events);
-        let result = ParseResult::from_events(&events);
+        let Ok(result) = crate::parser::parse(&text, &o) else { continue };
         for d in &result.diagnostics {
             r.diagnostics.push(WireDiagnostic { choice: Some(index), label: d.label, message: d.message.clone(), index: d.index });
         }

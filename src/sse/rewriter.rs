@@ -28,7 +28,7 @@ use alloc::borrow::Cow;
 use super::decoder::{Decoder, Event as SseEvent, Item};
 use super::fast::{self, Fields};
 use super::{Cumulative, SseOptions, WireDiagnostic};
-use crate::event::{push_usize, Event, EventRef, Label};
+use crate::event::{push_usize, EventRef, Label};
 use crate::json::push_json_string;
 use crate::json::{Map, Value};
 use crate::parser::ToolCallParser;
@@ -69,6 +69,13 @@ struct Choice {
     /// The parser could not be built (text passes through).
     failed: bool,
     finished: bool,
+    wire: Wire,
+    detection: CumulativeDetection,
+}
+
+/// A choice's calls on the wire: indices shared by synthesized and native calls.
+#[derive(Default)]
+struct Wire {
     /// Calls synthesized so far.
     calls: usize,
     /// The next free wire index (shared by synthesized and native calls).
@@ -76,10 +83,9 @@ struct Choice {
     /// (parser index, wire index) of the last synthesized call.
     open: Option<(usize, usize)>,
     natives: Vec<(u64, usize)>,
-    detection: CumulativeDetection,
 }
 
-impl Choice {
+impl Wire {
     fn wire_of(&self, parser_index: usize) -> usize {
         match self.open {
             Some((p, w)) if p == parser_index => w,
@@ -100,6 +106,9 @@ impl Choice {
         self.natives.push((n, w));
         Some(w)
     }
+}
+
+impl Choice {
 
     /// Turns an upstream text into the delta text(s) to parse (see `Cumulative`).
     fn normalize(&mut self, t: String, out: &mut Vec<String>) -> Option<String> {
@@ -425,9 +434,7 @@ impl SseRewriter {
     }
 
     fn keep(&mut self, d: WireDiagnostic) {
-        if self.diagnostics.len() < MAX_KEPT_DIAGNOSTICS {
-            self.diagnostics.push(d);
-        }
+        keep(&mut self.diagnostics, d);
     }
 
     fn stream_diag(&mut self, label: Label, message: String, out: &mut Vec<u8>) {
@@ -589,7 +596,7 @@ impl SseRewriter {
         let kind_fits = match (&template, q.kind) {
             (None, crate::QuietKind::Text) => true,
             (Some((_, None)), crate::QuietKind::Reasoning) => true,
-            (Some((_, Some(wire))), crate::QuietKind::Args(i)) => st.wire_of(i) == *wire,
+            (Some((_, Some(wire))), crate::QuietKind::Args(i)) => st.wire.wire_of(i) == *wire,
             _ => false,
         };
         if !kind_fits {
@@ -643,17 +650,15 @@ impl SseRewriter {
             parser: None,
             failed: false,
             finished: false,
-            calls: 0,
-            next_wire: 0,
-            open: None,
-            natives: Vec::new(),
+            wire: Wire::default(),
             detection,
         });
         Some(self.choices.len() - 1)
     }
 
-    /// Feeds delta texts to choice `slot`'s parser (built on first use).
-    fn feed(&mut self, slot: usize, texts: &[String], finish: bool, events: &mut Vec<Event>) {
+    /// Feeds delta texts to choice `slot`'s parser (built on first use); its events become
+    /// `parts`.
+    fn feed(&mut self, slot: usize, texts: &[String], finish: bool, parts: &mut Vec<Part>) {
         let st = &self.choices[slot];
         if st.parser.is_none() && !st.failed && texts.iter().any(|t| !t.is_empty()) {
             let o = self.opts.for_choice(self.upstream_id.as_deref(), self.upstream_model.as_deref(), st.index);
@@ -667,16 +672,17 @@ impl SseRewriter {
             }
         }
         let st = &mut self.choices[slot];
+        let mut to = Parts { parts, wire: &mut st.wire, choice: st.index, comments: self.opts.comments, diagnostics: &mut self.diagnostics };
         match &mut st.parser {
             Some(p) => {
                 for t in texts {
-                    p.push_with(t, wire_event(events));
+                    p.push_with(t, |e| to.add(e));
                 }
                 if finish {
-                    p.finish_with(wire_event(events));
+                    p.finish_with(|e| to.add(e));
                 }
             }
-            None => events.extend(texts.iter().filter(|t| !t.is_empty()).map(|t| Event::Text(t.clone()))),
+            None => texts.iter().for_each(|t| to.add(EventRef::Text(t))),
         }
     }
 
@@ -716,7 +722,7 @@ impl SseRewriter {
             let st = &mut self.choices[slot];
             for call in calls.iter_mut().filter_map(Value::as_object_mut) {
                 if let Some(n) = call.get("index").and_then(Value::as_u64) {
-                    if let Some(w) = st.native_wire(n) {
+                    if let Some(w) = st.wire.native_wire(n) {
                         if w as u64 != n {
                             call.insert("index".into(), Value::from(w as u64));
                             changed = true;
@@ -766,7 +772,8 @@ impl SseRewriter {
     fn rewrite(&mut self, slot: usize, index: u64, text: Option<&str>, finish: Option<&str>, outs: &mut Vec<Out>) -> (Vec<Part>, Option<String>, bool) {
         let mut texts = Vec::new();
         let mut noted = false;
-        let mut events = Vec::new();
+        let mut parts = Vec::new();
+        let calls_before = self.choices[slot].wire.calls;
         let st = &mut self.choices[slot];
         if let (Some(t), None, CumulativeDetection::Delta, Some(p)) = (text, finish, &st.detection, st.parser.as_mut()) {
             // The steady state of a delta stream: the text goes to the parser as it is. When it
@@ -777,7 +784,8 @@ impl SseRewriter {
                 p.drain_with(|_| {});
                 return (Vec::new(), None, true);
             }
-            p.drain_with(wire_event(&mut events));
+            let mut to = Parts { parts: &mut parts, wire: &mut st.wire, choice: st.index, comments: self.opts.comments, diagnostics: &mut self.diagnostics };
+            p.drain_with(|e| to.add(e));
         } else if let Some(t) = text.filter(|t| !t.is_empty()) {
             if let Some(problem) = self.choices[slot].normalize(t.to_string(), &mut texts) {
                 let d = WireDiagnostic { choice: Some(index), label: Label::MalformedJson, message: problem, index: None };
@@ -792,13 +800,11 @@ impl SseRewriter {
             self.choices[slot].flush_pending(&mut texts);
         }
         if !texts.is_empty() || finish.is_some() {
-            self.feed(slot, &texts, finish.is_some(), &mut events);
+            self.feed(slot, &texts, finish.is_some(), &mut parts);
         }
         if finish.is_some() {
             self.choices[slot].finished = true;
         }
-        let calls_before = self.choices[slot].calls;
-        let parts = self.parts(slot, events);
         let finish_out = finish.map(|f| self.finish_reason(slot, f));
         let same_text = match (text, parts.as_slice()) {
             (None, []) => true,
@@ -806,58 +812,13 @@ impl SseRewriter {
             (Some(t), [Part::Content(c)]) => c == t,
             _ => false,
         };
-        let same = !noted && same_text && finish_out.as_deref() == finish && self.choices[slot].calls == calls_before;
+        let same = !noted && same_text && finish_out.as_deref() == finish && self.choices[slot].wire.calls == calls_before;
         (parts, finish_out, same)
-    }
-
-    /// Parser events (as `wire_event` collects them) to delta parts (merging text, mapping call
-    /// indices to wire indices).
-    fn parts(&mut self, slot: usize, events: Vec<Event>) -> Vec<Part> {
-        let mut parts: Vec<Part> = Vec::new();
-        for e in events {
-            let st = &mut self.choices[slot];
-            match e {
-                Event::Text(t) => match parts.last_mut() {
-                    Some(Part::Content(s)) => s.push_str(&t),
-                    _ => parts.push(Part::Content(t)),
-                },
-                // A left-out call's markup comes back as content, as in `parse()` (its deltas
-                // went out already: the wire cannot take a call back).
-                Event::ToolCallEnd { kept: false, text, .. } if !text.is_empty() => parts.push(Part::Content(text)),
-                Event::Reasoning(t) => match parts.last_mut() {
-                    Some(Part::Reasoning(s)) => s.push_str(&t),
-                    _ => parts.push(Part::Reasoning(t)),
-                },
-                Event::ToolCallStart { index, id, name } => {
-                    let wire = st.next_wire;
-                    st.next_wire += 1;
-                    st.open = Some((index, wire));
-                    st.calls += 1;
-                    parts.push(Part::Start { wire, id, name });
-                }
-                Event::ToolCallDelta { index, arguments_delta } => {
-                    let wire = st.wire_of(index);
-                    match parts.last_mut() {
-                        Some(Part::Args { wire: w, text }) if *w == wire => text.push_str(&arguments_delta),
-                        _ => parts.push(Part::Args { wire, text: arguments_delta }),
-                    }
-                }
-                Event::ToolCallEnd { .. } => {}
-                Event::Diagnostic { label, message, index } => {
-                    let d = WireDiagnostic { choice: Some(st.index), label, message, index: index.map(|i| st.wire_of(i)) };
-                    if self.opts.comments {
-                        parts.push(Part::Comment(d.comment()));
-                    }
-                    self.keep(d);
-                }
-            }
-        }
-        parts
     }
 
     /// `"stop"` becomes `"tool_calls"` once calls were synthesized for the choice.
     fn finish_reason(&self, slot: usize, f: &str) -> String {
-        if f == "stop" && self.choices[slot].calls > 0 { "tool_calls".into() } else { f.into() }
+        if f == "stop" && self.choices[slot].wire.calls > 0 { "tool_calls".into() } else { f.into() }
     }
 
     /// Writes the parts of one choice as output choices: `base` (the upstream delta minus its
@@ -961,9 +922,8 @@ impl SseRewriter {
             if st.parser.is_none() && texts.is_empty() {
                 continue;
             }
-            let mut events = Vec::new();
-            self.feed(slot, &texts, true, &mut events);
-            let parts = self.parts(slot, events);
+            let mut parts = Vec::new();
+            self.feed(slot, &texts, true, &mut parts);
             if parts.is_empty() {
                 continue;
             }
@@ -1130,13 +1090,63 @@ fn borrowed<'a>(f: &Fields<'a>) -> Obj<'a> {
     f.iter().map(|&(k, v)| (k, Cow::Borrowed(v))).collect()
 }
 
-/// Collects a parser's events for `parts` from their views: a call's end only when it was left
-/// out with its markup as content (the wire takes nothing else from an end, so a kept call's
-/// id, name and arguments are not copied a second time).
-fn wire_event(events: &mut Vec<Event>) -> impl FnMut(EventRef<'_>) + '_ {
-    move |e| match e {
-        EventRef::ToolCallEnd { kept, text, .. } if kept || text.is_empty() => {}
-        e => events.push(e.to_event()),
+/// Keeps `d` for `take_diagnostics` (at most `MAX_KEPT_DIAGNOSTICS`).
+fn keep(diagnostics: &mut Vec<WireDiagnostic>, d: WireDiagnostic) {
+    if diagnostics.len() < MAX_KEPT_DIAGNOSTICS {
+        diagnostics.push(d);
+    }
+}
+
+/// Turns one choice's parser events, as their views are drained, into delta parts: text
+/// merged, call indices mapped to wire indices, diagnostics kept (and written as comments
+/// with `comments`). A call's end only adds a left-out call's markup, as content (as in
+/// `parse()`; its deltas went out already: the wire cannot take a call back); the wire takes
+/// nothing else from an end.
+struct Parts<'a> {
+    parts: &'a mut Vec<Part>,
+    wire: &'a mut Wire,
+    /// The upstream choice index.
+    choice: u64,
+    comments: bool,
+    diagnostics: &'a mut Vec<WireDiagnostic>,
+}
+
+impl Parts<'_> {
+    fn add(&mut self, e: EventRef<'_>) {
+        let parts = &mut *self.parts;
+        match e {
+            EventRef::Text(t) | EventRef::ToolCallEnd { kept: false, text: t, .. } if !t.is_empty() => match parts.last_mut() {
+                Some(Part::Content(s)) if matches!(e, EventRef::Text(_)) => s.push_str(t),
+                _ => parts.push(Part::Content(t.to_string())),
+            },
+            EventRef::Reasoning(t) => match parts.last_mut() {
+                Some(Part::Reasoning(s)) => s.push_str(t),
+                _ => parts.push(Part::Reasoning(t.to_string())),
+            },
+            EventRef::ToolCallStart { index, id, name } => {
+                let w = &mut *self.wire;
+                let wire = w.next_wire;
+                w.next_wire += 1;
+                w.open = Some((index, wire));
+                w.calls += 1;
+                parts.push(Part::Start { wire, id: id.to_string(), name: name.to_string() });
+            }
+            EventRef::ToolCallDelta { index, arguments_delta } => {
+                let wire = self.wire.wire_of(index);
+                match parts.last_mut() {
+                    Some(Part::Args { wire: w, text }) if *w == wire => text.push_str(arguments_delta),
+                    _ => parts.push(Part::Args { wire, text: arguments_delta.to_string() }),
+                }
+            }
+            EventRef::Diagnostic { label, message, index } => {
+                let d = WireDiagnostic { choice: Some(self.choice), label, message: message.to_string(), index: index.map(|i| self.wire.wire_of(i)) };
+                if self.comments {
+                    parts.push(Part::Comment(d.comment()));
+                }
+                keep(self.diagnostics, d);
+            }
+            EventRef::Text(_) | EventRef::ToolCallEnd { .. } => {}
+        }
     }
 }
 
