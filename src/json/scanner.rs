@@ -192,6 +192,18 @@ impl JsonScanner {
         self.place = other.place;
     }
 
+    /// Takes the place after a complete top-level value with no container open: what a
+    /// scanner would be after reading a whole value (`ArgsGuard::take_whole`).
+    pub fn take_done(&mut self) {
+        self.stack.clone_from(&Containers::default());
+        self.place = Place::Done;
+    }
+
+    /// The deepest nesting `feed` accepts.
+    pub fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
     /// True when both are at the same place in the grammar (see `take_place`).
     pub fn same_place(&self, other: &JsonScanner) -> bool {
         self.place == other.place && self.stack == other.stack
@@ -408,8 +420,8 @@ impl JsonScanner {
                                 return (i, Err(JsonError::Unexpected(b)));
                             }
                         } else {
-                            // Fast path over plain string bytes, eight at a time.
-                            i = crate::text::scan_until(bytes, i, super::emit::needs_escape_in_word, super::emit::needs_escape);
+                            // Fast path over plain string bytes.
+                            i = plain_string_end(bytes, i);
                             if i == bytes.len() {
                                 break;
                             }
@@ -583,6 +595,33 @@ pub fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The first offset at or after `i` of a byte that ends a run of plain string bytes (`"`,
+/// `\` or a control byte below 0x20), or `b.len()`: eight bytes at a time, then byte by byte
+/// for the last few.
+#[inline]
+pub fn plain_string_end(b: &[u8], mut i: usize) -> usize {
+    const LO: u64 = u64::MAX / 255;
+    const HI: u64 = LO * 0x80;
+    // A fixed-size chunk: one 8-byte load (a slice's `try_into` was a byte-copy call per word
+    // in the size-optimized wasm; see `text::scan_until`).
+    while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*w);
+        // A flagged byte per term: the byte equals `"` or `\`, or is below 0x20; a term's
+        // lowest flagged byte is exact (a borrow only flags bytes above a true one), so the
+        // lowest flag of all three is the first stop byte.
+        let (q, bs) = (w ^ (LO * b'"' as u64), w ^ (LO * b'\\' as u64));
+        let stops = (q.wrapping_sub(LO) & !q | bs.wrapping_sub(LO) & !bs | w.wrapping_sub(LO * 0x20) & !w) & HI;
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+        i += 1;
+    }
+    i
+}
+
 fn hex_val(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
@@ -632,6 +671,31 @@ mod tests {
     #[allow(unused_imports)]
     use crate::prelude::*;
     use super::*;
+
+    /// The word-at-a-time scan stops where a byte loop does, at every start and alignment,
+    /// for every stop byte, every byte value around it and multi-byte characters.
+    #[test]
+    fn plain_string_end_matches_a_byte_loop() {
+        let naive = |b: &[u8], i: usize| (i..b.len()).find(|&k| b[k] == b'"' || b[k] == b'\\' || b[k] < 0x20).unwrap_or(b.len());
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                for fill in [b'a', 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xff, 0x20, 0x1f ^ 0x80] {
+                    let mut t = vec![fill; 24];
+                    t[at] = stop;
+                    texts.push(t);
+                }
+            }
+        }
+        texts.push("héllo wörld, ünïcode \u{1F600} text without stops".as_bytes().to_vec());
+        texts.push((0u8..=255).collect());
+        texts.push((0u8..=255).rev().collect());
+        for t in &texts {
+            for i in 0..=t.len() {
+                assert_eq!(plain_string_end(t, i), naive(t, i), "{t:?} from {i}");
+            }
+        }
+    }
 
     fn scan_all(s: &str) -> (usize, Result<Progress, JsonError>, String) {
         let mut sc = JsonScanner::new(Expect::Any, 64);
