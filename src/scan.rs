@@ -106,15 +106,15 @@ impl MarkerSet {
         }
         self.first[(b >> 6) as usize] |= 1 << (b & 63);
         self.longest = self.longest.max(text.len());
-        let n = text.len().min(HEAD);
-        let mut head = [0u8; HEAD];
-        head[..n].copy_from_slice(&text.as_bytes()[..n]);
-        let mut mask = [0u8; HEAD];
-        mask[..n].fill(0xFF);
-        let word = |b: &[u8; HEAD], k: usize| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
+        // The first `HEAD` bytes as little-endian words, and which bytes they hold.
+        let (mut head, mut mask) = ([0u64; 2], [0u64; 2]);
+        for (i, &c) in text.as_bytes().iter().take(HEAD).enumerate() {
+            head[i / 8] |= (c as u64) << (8 * (i % 8));
+            mask[i / 8] |= 0xFF << (8 * (i % 8));
+        }
         let start = self.texts.len();
         self.texts.push_str(text);
-        self.markers.push(Marker { start, len: text.len(), act, head: [word(&head, 0), word(&head, 1)], mask: [word(&mask, 0), word(&mask, 1)] });
+        self.markers.push(Marker { start, len: text.len(), act, head, mask });
         self
     }
 
@@ -180,8 +180,7 @@ impl MarkerSet {
         const LO: u64 = 0x0101_0101_0101_0101;
         const HI: u64 = 0x8080_8080_8080_8080;
         if bytes.len().saturating_sub(i) >= 16 && self.n_needles > 0 {
-            while let Some(word) = bytes.get(i..i + 8) {
-                let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            while let Some(w) = crate::text::word_at(bytes, i) {
                 let mut hits = 0;
                 for &n in &self.needles[..self.n_needles.min(SWAR_MAX)] {
                     // Zero bytes of `w ^ n..n` are matches; the lowest flagged byte is exact.
@@ -217,7 +216,7 @@ impl MarkerSet {
             // is ruled out by a comparison or two, one of at most sixteen bytes matches by them,
             // and a longer one compares the rest (a marker longer than `rest` can still grow only
             // when `rest` is its prefix).
-            let word = |k: usize| u64::from_le_bytes(rest[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
+            let word = |k: usize| crate::text::word_at(rest, 8 * k).unwrap_or(0);
             let (w0, w1) = (word(0), word(1));
             let mut best: Option<(usize, usize)> = None;
             let mut could_grow = false;

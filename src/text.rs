@@ -23,10 +23,8 @@ pub fn ceil_char_boundary(s: &str, at: usize) -> usize {
 /// decoder's line ends, the SSE fast path's string ends, the JSON scanner's string bodies).
 #[inline]
 pub fn scan_until(b: &[u8], mut at: usize, any_in_word: impl Fn(u64) -> bool, stop: impl Fn(u8) -> bool) -> usize {
-    // A fixed-size chunk is one 8-byte load; `copy_from_slice` from a slice was a call to a
-    // byte-copy routine per word in the size-optimized wasm.
-    while let Some(w) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        if any_in_word(u64::from_le_bytes(*w)) {
+    while let Some(w) = word_at(b, at) {
+        if any_in_word(w) {
             break;
         }
         at += 8;
@@ -35,6 +33,14 @@ pub fn scan_until(b: &[u8], mut at: usize, any_in_word: impl Fn(u64) -> bool, st
         at += 1;
     }
     at
+}
+
+/// The eight bytes of `b` at `at` as a little-endian word, if there are eight. A fixed-size
+/// chunk is one 8-byte load: a slice's `copy_from_slice`/`try_into` was a call to a byte-copy
+/// routine per word in the size-optimized wasm (word scans three times slower).
+#[inline]
+pub fn word_at(b: &[u8], at: usize) -> Option<u64> {
+    b.get(at..).and_then(<[u8]>::first_chunk::<8>).map(|w| u64::from_le_bytes(*w))
 }
 
 /// Whether a byte of `w` is below `n` (`n <= 128`).

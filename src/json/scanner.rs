@@ -602,10 +602,7 @@ pub fn is_ws(b: u8) -> bool {
 pub fn plain_string_end(b: &[u8], mut i: usize) -> usize {
     const LO: u64 = u64::MAX / 255;
     const HI: u64 = LO * 0x80;
-    // A fixed-size chunk: one 8-byte load (a slice's `try_into` was a byte-copy call per word
-    // in the size-optimized wasm; see `text::scan_until`).
-    while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let w = u64::from_le_bytes(*w);
+    while let Some(w) = crate::text::word_at(b, i) {
         // A flagged byte per term: the byte equals `"` or `\`, or is below 0x20; a term's
         // lowest flagged byte is exact (a borrow only flags bytes above a true one), so the
         // lowest flag of all three is the first stop byte.
