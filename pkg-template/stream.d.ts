@@ -47,7 +47,8 @@ export class ToolCallStream extends TransformStream<string | Uint8Array, ToolCal
  * An OpenAI-compatible SSE body in (`chat.completion.chunk` or `/v1/completions` chunks, as
  * bytes), the same stream out with each choice's text split into `content`,
  * `reasoning_content` and `tool_calls` deltas. Everything else passes through.
- * Throws at construction on unknown options.
+ * Throws at construction on unknown options. Chunks the rewrite leaves as they came are
+ * passed on themselves; rewritten chunks are views of shared slabs (see `SseRewriter`).
  */
 export class SseRewriteStream extends TransformStream<Uint8Array | ArrayBuffer | ArrayBufferView | string, Uint8Array> {
   constructor(options?: SseRewriteOptions | string);
@@ -60,7 +61,16 @@ export class SseRewriteStream extends TransformStream<Uint8Array | ArrayBuffer |
  */
 export function rewriteChatCompletion<T extends object | string>(body: T, options?: SseRewriteOptions | string): T;
 
-/** The rewriter under `SseRewriteStream`, for code that is not written with Web Streams. Free it when done. */
+/**
+ * The rewriter under `SseRewriteStream`, for code that is not written with Web Streams. Free it when done.
+ *
+ * Rewritten answers of `push` and `pushOwned` (and the rewritten chunks of `SseRewriteStream`)
+ * are views of a slab, an append-only buffer of up to 64 KiB that is never written again where
+ * an answer was handed out: answers may share one `ArrayBuffer`, as Node's pooled `Buffer`s do.
+ * Do not transfer an answer's `buffer` (`postMessage` with transfer, a byte stream's `enqueue`):
+ * that detaches the answers sharing it. Copy (`slice()`) an answer you transfer. Answers written
+ * after a transfer go to a new slab.
+ */
 export class SseRewriter {
   constructor(options?: Omit<SseRewriteOptions, "onDiagnostic"> | string);
   /** Feeds upstream bytes (any chunking); returns the rewritten bytes they complete. */

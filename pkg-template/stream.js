@@ -11,6 +11,9 @@ const VERBATIM = 0xffffffff;
 /** The wasm drops an input buffer larger than this after use (src/wasm.rs `SSE_BUFFER_KEEP`). */
 const INPUT_KEEP = 1 << 16;
 const EMPTY = new Uint8Array(0);
+/** Sizes of the slabs rewritten answers are copied into: the first, the largest (see `pushOwned`). */
+const SLAB_MIN = 1 << 12;
+const SLAB_MAX = 1 << 16;
 
 /**
  * The push/finish rewriter under `SseRewriteStream`, for code that does not use Web Streams:
@@ -22,6 +25,13 @@ const EMPTY = new Uint8Array(0);
  * made only of events that are the last one's bytes but for a plain text is answered from
  * bytes the core wrote once, without parsing; when every such event comes out as it came, the
  * answer is the chunk itself and nothing is copied out.
+ *
+ * Rewritten answers of `push` and `pushOwned` are views of a slab (an append-only buffer of up
+ * to 64 KiB, never written again where an answer was handed out): answers may share one
+ * `ArrayBuffer`, as Node's pooled `Buffer`s do. A new buffer per answer costs more than the
+ * rewrite. Do not transfer an answer's `buffer` (`postMessage` with transfer, a byte stream's
+ * `enqueue`): it would detach the answers that share it; copy (`slice()`) one you transfer.
+ * Answers written after a transfer go to a new slab.
  */
 export class SseRewriter {
   #wasm;
@@ -30,6 +40,9 @@ export class SseRewriter {
   /** The input buffer's address and size (0: ask `inputBuffer`). */
   #inPtr = 0;
   #inCap = 0;
+  /** The slab rewritten answers are copied into, and where its free part starts. */
+  #slab = EMPTY;
+  #slabAt = 0;
 
   constructor(options) {
     this.#wasm = new WasmRewriter(optionsJson(options));
@@ -54,13 +67,30 @@ export class SseRewriter {
    */
   pushOwned(chunk) {
     const out = this.pushView(chunk);
-    return out === chunk || out.length === 0 ? out : out.slice();
+    return out === chunk || out.length === 0 ? out : this.#own(out);
+  }
+
+  /** A copy of `out` (a view of the wasm memory) in the slab, or its own buffer when large. */
+  #own(out) {
+    const n = out.length;
+    if (n > SLAB_MAX >> 2) return out.slice();
+    let slab = this.#slab;
+    // A new slab when this one is full; a detached one (a consumer transferred an answer's
+    // buffer) reads as empty, so it is full.
+    if (this.#slabAt + n > slab.length) {
+      slab = this.#slab = new Uint8Array(Math.min(SLAB_MAX, Math.max(slab.length * 2, SLAB_MIN, n)));
+      this.#slabAt = 0;
+    }
+    const at = this.#slabAt;
+    slab.set(out, at);
+    this.#slabAt = at + n;
+    return slab.subarray(at, at + n);
   }
 
   /**
    * Like `pushOwned`, without copying the rewritten bytes out: a rewritten answer is a view of
    * the wasm memory, valid until the next call into toolwire (read or copy it before). For
-   * callers that copy the answers into buffers of their own (the worker's output pool).
+   * callers that copy the answers into buffers of their own.
    */
   pushView(chunk) {
     if (!(chunk instanceof Uint8Array)) return this.push(chunk);

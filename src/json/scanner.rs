@@ -192,6 +192,18 @@ impl JsonScanner {
         self.place = other.place;
     }
 
+    /// Takes the place after a complete top-level value with no container open: what a
+    /// scanner would be after reading a whole value (`ArgsGuard::take_whole`).
+    pub fn take_done(&mut self) {
+        self.stack.clone_from(&Containers::default());
+        self.place = Place::Done;
+    }
+
+    /// The deepest nesting `feed` accepts.
+    pub fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
     /// True when both are at the same place in the grammar (see `take_place`).
     pub fn same_place(&self, other: &JsonScanner) -> bool {
         self.place == other.place && self.stack == other.stack

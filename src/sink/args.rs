@@ -101,6 +101,31 @@ impl ArgsGuard {
         Taken::All
     }
 
+    /// Like `take`, for the whole arguments at once, `s` being a complete JSON object no
+    /// deeper than `depth` levels (its `{` is level 1) that the reader wrote itself (pythonic
+    /// arguments, whose JSON is synthesized): the guard takes the place after a complete
+    /// object instead of scanning `s` (checked in debug builds, so the fixture harness and the
+    /// fuzz targets check the reader's writer). It scans when anything was taken before,
+    /// when a fragment was refused or cut, near the size limit, or when `depth` is more than
+    /// the guard's own limit.
+    pub fn take_whole(&mut self, s: &str, max: usize, depth: usize) -> Taken {
+        if !self.text.is_empty() || self.diverged || self.overflowed || s.len() > max || depth > self.scanner.max_depth() || !self.scanner.at_start() {
+            return self.take(s, max);
+        }
+        debug_assert!(self.rescan_is_whole(s), "a reader's whole arguments {s:?} are not one complete JSON object");
+        self.scanner.take_done();
+        self.text.push_str(s);
+        Taken::All
+    }
+
+    /// What `take_whole` trusts (checked in debug builds): scanning `s` from the start accepts
+    /// all of it and ends after the object.
+    fn rescan_is_whole(&self, s: &str) -> bool {
+        let mut sc = self.scanner.clone();
+        let (used, r) = sc.feed(s, None);
+        used == s.len() && r == Ok(Progress::Done)
+    }
+
     /// What `take_read` trusts (checked in debug builds): scanning `s` accepts it and ends
     /// where `read` is.
     fn rescan_agrees(&self, s: &str, read: &JsonScanner) -> bool {

@@ -27,6 +27,17 @@ use emit::Emitter;
 pub use emit::IdStyle;
 use typing::{Typed, Typing, Validation};
 
+/// What a reader vouches for an arguments fragment (`Sink::args_from`).
+#[derive(Clone, Copy)]
+enum Written<'a> {
+    /// Nothing: the guard scans it.
+    Any,
+    /// The output of the reader's own scanner (`Sink::args_read`).
+    Read(&'a JsonScanner),
+    /// The whole arguments, this many levels deep at most (`Sink::args_whole`).
+    Whole(usize),
+}
+
 /// The open call (kept after it ends, with its buffers, for the next: `Sink::spare`).
 struct OpenCall {
     index: usize,
@@ -323,7 +334,7 @@ impl Sink {
     /// Appends an arguments fragment to the open call. Returns false when it was refused
     /// (no open call, over the size limit, or not a valid continuation of the JSON so far).
     pub fn args(&mut self, s: &str) -> bool {
-        self.args_from(s, None)
+        self.args_from(s, Written::Any)
     }
 
     /// Like `args`, for the output of the reader's own scanner `read` over the call's arguments
@@ -332,19 +343,27 @@ impl Sink {
     /// takes its place in the grammar instead of scanning the bytes a second time
     /// (`ArgsGuard::take_read`).
     pub fn args_read(&mut self, s: &str, read: &JsonScanner) -> bool {
-        self.args_from(s, Some(read))
+        self.args_from(s, Written::Read(read))
     }
 
-    fn args_from(&mut self, s: &str, read: Option<&JsonScanner>) -> bool {
+    /// Like `args`, for the whole arguments of the open call at once: `s` is a complete JSON
+    /// object, at most `depth` levels deep, that the reader wrote itself and nothing went to
+    /// the call before (see `ArgsGuard::take_whole`; pythonic arguments read in one feed).
+    pub fn args_whole(&mut self, s: &str, depth: usize) -> bool {
+        self.args_from(s, Written::Whole(depth))
+    }
+
+    fn args_from(&mut self, s: &str, how: Written<'_>) -> bool {
         if s.is_empty() {
             return true;
         }
         let max = self.limits.max_args_bytes;
         let Some(call) = self.open_call_mut() else { return false };
         let index = call.index;
-        let taken = match read {
-            Some(read) => call.args.take_read(s, max, read),
-            None => call.args.take(s, max),
+        let taken = match how {
+            Written::Read(read) => call.args.take_read(s, max, read),
+            Written::Whole(depth) => call.args.take_whole(s, max, depth),
+            Written::Any => call.args.take(s, max),
         };
         match taken {
             Taken::All => {

@@ -203,8 +203,9 @@ pub struct SseRewriter {
     prefix: fast::Prefix,
     /// The quiet-run hint after the last push (`quiet_hint`).
     hint: Option<SseQuiet>,
-    /// Texts of events `push_answered` answered from the hint, not yet given to the parser.
-    quiet_texts: String,
+    /// Texts of events `push_answered` answered from the hint, not yet given to the parser
+    /// (ASCII: the hint's stop set holds every byte from 0x80).
+    quiet_texts: Vec<u8>,
     /// Chunks `push_answered` answered from the hint (`quiet_chunks`).
     quiet_chunks: usize,
 }
@@ -241,6 +242,8 @@ pub struct SseQuiet {
     pub input_suffix: String,
     pub output_prefix: String,
     pub output_suffix: String,
+    /// `output_suffix` + `output_prefix`: what comes between two answered texts, one copy.
+    output_joint: String,
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -264,7 +267,7 @@ impl SseRewriter {
             fast_events: 0,
             prefix: fast::Prefix::default(),
             hint: None,
-            quiet_texts: String::new(),
+            quiet_texts: Vec::new(),
             quiet_chunks: 0,
         }
     }
@@ -307,46 +310,72 @@ impl SseRewriter {
     }
 
     /// The quiet answer for `bytes` (see `push_answered`), or `None` with nothing changed.
+    /// Written for the size-optimised wasm build, where every `Vec::push` is a call and a
+    /// `memory.copy` costs more than a short byte loop: the texts and the output are written
+    /// by index into room zeroed once per chunk, short texts a byte at a time, and the output
+    /// between two texts (`output_joint`) is one copy per event.
     fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Option<Answer> {
         let h = self.hint.as_ref()?;
+        if bytes.is_empty() {
+            return None;
+        }
         let (ip, is) = (h.input_prefix.as_bytes(), h.input_suffix.as_bytes());
-        let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(self.quiet_texts.len())?;
-        let (out_len, texts_len) = (out.len(), self.quiet_texts.len());
+        let texts = &mut self.quiet_texts;
+        let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts.len())?;
+        let (out_len, texts_len) = (out.len(), texts.len());
         // The stop set as two words (a `u128` shift is a call in the wasm build).
         let stop = [h.stop.0 as u64, (h.stop.0 >> 64) as u64];
         let stops = |stop: [u64; 2], b: u8| b >= 0x80 || (stop[usize::from(b >> 6)] >> (b & 63)) & 1 != 0;
+        // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
+        // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
+        // `output_joint` (the first one `output_prefix` too).
+        extend_zeroed(texts, bytes.len().min(room));
+        let mut t = texts_len;
+        let mut o = out_len;
+        if !h.verbatim {
+            let grow = h.output_joint.len().saturating_sub(ip.len() + is.len());
+            extend_zeroed(out, bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + h.output_prefix.len());
+            o = put(out, o, h.output_prefix.as_bytes())?;
+        }
         let mut at = 0;
-        let mut ok = !bytes.is_empty();
-        while ok && at < bytes.len() {
+        let ok = loop {
             let rest = &bytes[at..];
-            ok = same_bytes(rest, ip);
-            if !ok {
-                break;
+            if !same_bytes(rest, ip) {
+                break false;
             }
             let body = &rest[ip.len()..];
             let mut len = 0;
             while len < body.len() && !stops(stop, body[len]) {
                 len += 1;
             }
-            ok = same_bytes(&body[len..], is) && self.quiet_texts.len() - texts_len + len <= room;
-            if !ok {
-                break;
+            if !same_bytes(&body[len..], is) || t - texts_len + len > room {
+                break false;
             }
-            // ASCII outside the stop set: the bytes are UTF-8.
-            let text = core::str::from_utf8(&body[..len]).unwrap_or_default();
-            self.quiet_texts.push_str(text);
-            if !h.verbatim {
-                out.extend_from_slice(h.output_prefix.as_bytes());
-                out.extend_from_slice(text.as_bytes());
-                out.extend_from_slice(h.output_suffix.as_bytes());
-            }
+            let text = &body[..len];
+            t = match put(texts, t, text) {
+                Some(t) => t,
+                None => break false,
+            };
             at += ip.len() + len + is.len();
-        }
+            let last = at >= bytes.len();
+            if !h.verbatim {
+                let after = if last { h.output_suffix.as_bytes() } else { h.output_joint.as_bytes() };
+                o = match put(out, o, text).and_then(|o| put(out, o, after)) {
+                    Some(o) => o,
+                    None => break false,
+                };
+            }
+            if last {
+                break true;
+            }
+        };
         if !ok {
             out.truncate(out_len);
-            self.quiet_texts.truncate(texts_len);
+            texts.truncate(texts_len);
             return None;
         }
+        out.truncate(if h.verbatim { out_len } else { o });
+        texts.truncate(t);
         Some(if h.verbatim { Answer::Verbatim } else { Answer::Written })
     }
 
@@ -359,14 +388,17 @@ impl SseRewriter {
         let slot = self.hint.as_ref().map(|h| h.slot);
         if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
             let mut events = 0;
-            p.push_after_quiet_with(&self.quiet_texts, self.quiet_texts.len(), |_| events += 1);
+            // ASCII (see `quiet_texts`): valid UTF-8.
+            let texts = core::str::from_utf8(&self.quiet_texts).unwrap_or_default();
+            debug_assert!(texts.len() == self.quiet_texts.len(), "quiet SSE texts not ASCII");
+            p.push_after_quiet_with(texts, texts.len(), |_| events += 1);
             debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
             debug_assert!(false, "quiet SSE texts without a hint");
         }
         self.hint = None;
         if self.quiet_texts.capacity() > QUIET_TEXTS_KEEP {
-            self.quiet_texts = String::new();
+            self.quiet_texts = Vec::new();
         } else {
             self.quiet_texts.clear();
         }
@@ -617,7 +649,8 @@ impl SseRewriter {
         };
         // The text must also read as itself in the event: no escapes, no control characters.
         let stop = q.stop.or(crate::quiet::Stop::JSON_STRING).or(crate::quiet::Stop(1 << 127));
-        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix })
+        let output_joint = format!("{output_suffix}{output_prefix}");
+        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint })
     }
 
     /// Keeps what later chunks need from the first chunk: its envelope, id and model.
@@ -960,6 +993,38 @@ fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
         i += 1;
     }
     true
+}
+
+/// Zeros for `extend_zeroed`.
+static ZEROS: [u8; 1024] = [0; 1024];
+
+/// Appends `n` zero bytes: whole copies of `ZEROS` (in the size-optimised wasm build
+/// `Vec::resize` writes a byte at a time).
+fn extend_zeroed(v: &mut Vec<u8>, mut n: usize) {
+    v.reserve(n);
+    while n > 0 {
+        let k = n.min(ZEROS.len());
+        v.extend_from_slice(&ZEROS[..k]);
+        n -= k;
+    }
+}
+
+/// Writes `src` into `v` at `at` (within its length); returns where it ends, `None` when it
+/// does not fit. A short `src` is written a byte at a time (cheaper than a `memory.copy`).
+#[inline(always)]
+fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
+    let end = at.checked_add(src.len())?;
+    let dst = v.get_mut(at..end)?;
+    if src.len() <= 16 {
+        let mut i = 0;
+        while i < src.len() {
+            dst[i] = src[i];
+            i += 1;
+        }
+    } else {
+        dst.copy_from_slice(src);
+    }
+    Some(end)
 }
 
 /// The eight bytes of `s` at `i`, as one word.

@@ -227,3 +227,69 @@ test("SseRewriter: push, pushOwned and pushView give the same bytes; only push c
     }
   }
 });
+
+/** A long call as SSE (prose, a call whose arguments are long, reasoning when `think`). */
+function longCallSse(think) {
+  const value = "lorem ipsum dolor sit amet, ".repeat(400);
+  const text = `${think ? "<think>Let me think.</think>" : ""}Sure. <tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call> Done.`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < text.length; i += 4) sse += `data: ${head}{"content":${JSON.stringify(text.slice(i, i + 4))}},"finish_reason":null}]}\n\n`;
+  return new TextEncoder().encode(`${sse}data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`);
+}
+
+test("SseRewriter: rewritten answers share slabs; a consumer that transfers an answer's buffer loses nothing written afterwards", () => {
+  for (const options of [{ parser: "hermes" }, { parser: "hermes", reasoning: "qwen3" }]) {
+    for (const per of [1, 8]) {
+      const chunks = eventChunks(longCallSse(!!options.reasoning), per);
+      const fast = new SseRewriter(options);
+      const slow = new BareRewriter(JSON.stringify(options));
+      let shared = 0;
+      let detached = 0;
+      const kept = [];
+      try {
+        for (const [i, chunk] of chunks.entries()) {
+          const want = Buffer.from(slow.push(chunk)).toString();
+          const got = fast.pushOwned(chunk.slice());
+          assert.equal(Buffer.from(got).toString(), want, `${JSON.stringify(options)}, ${per} a chunk: chunk ${i}`);
+          if (got.buffer.byteLength > got.length) shared++;
+          // Now and then (after full slabs) an answer's buffer is transferred away, detaching
+          // the answers that share it.
+          if (i % (per === 1 ? 1500 : 200) === 30 && got.length) {
+            structuredClone(got, { transfer: [got.buffer] });
+            detached++;
+          } else {
+            kept.push([got, want]);
+          }
+        }
+        // The answers not transferred away (some in slabs detached since) keep their bytes:
+        // a slab is never written again where an answer was handed out.
+        for (const [got, want] of kept) if (got.buffer.byteLength) assert.equal(Buffer.from(got).toString(), want);
+        assert.equal(Buffer.from(fast.finish()).toString(), Buffer.from(slow.finish()).toString());
+      } finally {
+        fast.free();
+        slow.free();
+      }
+      assert.ok(shared > chunks.length / 2 && detached >= 2, `${shared} of ${chunks.length} answers in a slab, ${detached} detached`);
+    }
+  }
+});
+
+test("SseRewriteStream: a reader that transfers each chunk's buffer gets every byte the rewriter writes", async () => {
+  const { SseRewriteStream } = await import("toolwire/stream");
+  for (const per of [1, 8]) {
+    const chunks = eventChunks(longCallSse(false), per);
+    const slow = new BareRewriter(JSON.stringify({ parser: "hermes" }));
+    const want = Buffer.concat([...chunks.map((c) => Buffer.from(slow.push(c))), Buffer.from(slow.finish())]).toString();
+    slow.free();
+    let i = 0;
+    const source = new ReadableStream({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++].slice()) : c.close()) });
+    const reader = source.pipeThrough(new SseRewriteStream({ parser: "hermes" })).getReader();
+    const got = [];
+    for (let r; !(r = await reader.read()).done; ) {
+      got.push(Buffer.from(r.value));
+      structuredClone(r.value, { transfer: [r.value.buffer] });
+    }
+    assert.equal(Buffer.concat(got).toString(), want, `${per} events a chunk`);
+  }
+});

@@ -22,8 +22,6 @@ import { MESSAGES_ROUTES, messages } from "./messages.js";
 const REWRITTEN = new Set(["/v1/chat/completions", "/v1/completions"]);
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"];
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-/** The size of the buffers rewritten stream chunks are copied into (`rewriteStream`). */
-const POOL_BYTES = 1 << 16;
 const EXPOSED = "x-toolwire-parser, x-toolwire-attempts, x-toolwire-retry, x-toolwire-model, x-toolwire-profile, x-toolwire-note, x-toolwire-diagnostics, request-id";
 
 export default {
@@ -166,23 +164,6 @@ function rewriteStream(body, { onDiagnostic, ...options }) {
       rw.free();
     }
   };
-  // Rewritten chunks are copied out of the wasm memory into a shared buffer (a new buffer per
-  // chunk costs more CPU than the rewrite itself), each enqueued as a view of it. The body's
-  // reader is the runtime, which copies chunks out and does not transfer (detach) their
-  // buffers; the workerd tests of tests/worker would see a detached one as lost bytes.
-  let pool = new Uint8Array(0);
-  let poolAt = 0;
-  const own = (out, chunk) => {
-    const n = out.length;
-    if (out === chunk || n === 0) return out;
-    if (n > POOL_BYTES >> 2) return out.slice();
-    if (poolAt + n > pool.length) {
-      pool = new Uint8Array(POOL_BYTES);
-      poolAt = 0;
-    }
-    pool.set(out, poolAt);
-    return pool.subarray(poolAt, (poolAt += n));
-  };
   // The last two bytes written (0x0a0a, "\n\n": at an event boundary).
   let tail = 0x0a0a;
   const emit = (controller, bytes) => {
@@ -204,8 +185,11 @@ function rewriteStream(body, { onDiagnostic, ...options }) {
         }
         if (broken !== null || read.done) break;
         try {
-          // The upstream's chunks are ours: an unchanged one is passed on, not copied.
-          const out = own(rw.pushView(read.value), read.value);
+          // The upstream's chunks are ours: an unchanged one is passed on, not copied; rewritten
+          // ones are views of the rewriter's slabs (the runtime reads a body's chunks without
+          // transferring their buffers; the workerd tests of tests/worker would see a detached
+          // one as lost bytes).
+          const out = rw.pushOwned(read.value);
           report();
           if (out.length) return emit(controller, out);
         } catch (e) {
