@@ -300,6 +300,10 @@ enum Part {
     JsonArgs,
     /// An invoke in a tool message.
     Invoke(Nested),
+    /// A tool message's body where the last feed found an invoke marker at the input's first
+    /// byte (it returned there, for the call to open at the first byte of a step): the marker
+    /// is checked there, not searched for again.
+    InvokeNext,
 }
 
 /// Reads one message; see the module docs.
@@ -349,6 +353,14 @@ impl MessageReader {
             spare_invoke: None,
             spare_words: String::new(),
         }
+    }
+
+    /// Opens an invoke (its marker consumed); false when this family's messages hold none.
+    fn open_invoke(&mut self, sink: &mut Sink) -> bool {
+        let CallBody::Invokes { open, xml, .. } = self.cfg.calls else { return false };
+        let reader = reuse(self.spare_invoke.take(), false, || Box::new(XmlReader::new(xml)));
+        self.part = Part::Invoke(Nested::new(reader, open, sink));
+        true
     }
 
     fn emit(&mut self, route: Route, s: &str, sink: &mut Sink) {
@@ -497,6 +509,21 @@ impl Reader for MessageReader {
                     Ok(used) => i += used,
                     Err(step) => return step.shifted(i),
                 },
+                Part::InvokeNext => {
+                    self.part = Part::Body(Route::Call);
+                    match self.tool_set.at_start(rest, eof) {
+                        Ok(Some(idx)) if code(&self.tool_set, idx) == INVOKE => {
+                            let len = self.tool_set.text(idx).len();
+                            self.gap.end();
+                            i += len;
+                            if !self.open_invoke(sink) {
+                                return Step::done(i - len);
+                            }
+                        }
+                        // Not where it was (cannot happen: the input resumes at the marker).
+                        _ => {}
+                    }
+                }
                 Part::Body(route) => {
                     let route = *route;
                     let set = if route == Route::Call { &self.tool_set } else { &self.body_set };
@@ -510,6 +537,7 @@ impl Reader for MessageReader {
                     i += at;
                     if i > 0 && found.is_some_and(|(marker, _)| marker == INVOKE) {
                         // An invoke opens at the first byte of a step (`Sink::call_opens`).
+                        self.part = Part::InvokeNext;
                         return Step::partial(i);
                     }
                     let Some((marker, len)) = found else {
@@ -518,9 +546,9 @@ impl Reader for MessageReader {
                     self.gap.end();
                     match marker {
                         INVOKE => {
-                            let CallBody::Invokes { open, xml, .. } = self.cfg.calls else { return Step::done(i) };
-                            let reader = reuse(self.spare_invoke.take(), false, || Box::new(XmlReader::new(xml)));
-                            self.part = Part::Invoke(Nested::new(reader, open, sink));
+                            if !self.open_invoke(sink) {
+                                return Step::done(i);
+                            }
                             i += len;
                         }
                         FRAMING => i += len,

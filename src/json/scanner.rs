@@ -421,9 +421,7 @@ impl JsonScanner {
                             }
                         } else {
                             // Fast path over plain string bytes.
-                            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' && bytes[i] >= 0x20 {
-                                i += 1;
-                            }
+                            i = plain_string_end(bytes, i);
                             if i == bytes.len() {
                                 break;
                             }
@@ -597,6 +595,31 @@ pub fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The first offset at or after `i` of a byte that ends a run of plain string bytes (`"`,
+/// `\` or a control byte below 0x20), or `b.len()`: eight bytes at a time, then byte by byte
+/// for the last few.
+#[inline]
+pub fn plain_string_end(b: &[u8], mut i: usize) -> usize {
+    const LO: u64 = u64::MAX / 255;
+    const HI: u64 = LO * 0x80;
+    while let Some(w) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        // A flagged byte per term: the byte equals `"` or `\`, or is below 0x20; a term's
+        // lowest flagged byte is exact (a borrow only flags bytes above a true one), so the
+        // lowest flag of all three is the first stop byte.
+        let (q, bs) = (w ^ (LO * b'"' as u64), w ^ (LO * b'\\' as u64));
+        let stops = (q.wrapping_sub(LO) & !q | bs.wrapping_sub(LO) & !bs | w.wrapping_sub(LO * 0x20) & !w) & HI;
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+        i += 1;
+    }
+    i
+}
+
 fn hex_val(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
@@ -646,6 +669,31 @@ mod tests {
     #[allow(unused_imports)]
     use crate::prelude::*;
     use super::*;
+
+    /// The word-at-a-time scan stops where a byte loop does, at every start and alignment,
+    /// for every stop byte, every byte value around it and multi-byte characters.
+    #[test]
+    fn plain_string_end_matches_a_byte_loop() {
+        let naive = |b: &[u8], i: usize| (i..b.len()).find(|&k| b[k] == b'"' || b[k] == b'\\' || b[k] < 0x20).unwrap_or(b.len());
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                for fill in [b'a', 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xff, 0x20, 0x1f ^ 0x80] {
+                    let mut t = vec![fill; 24];
+                    t[at] = stop;
+                    texts.push(t);
+                }
+            }
+        }
+        texts.push("héllo wörld, ünïcode \u{1F600} text without stops".as_bytes().to_vec());
+        texts.push((0u8..=255).collect());
+        texts.push((0u8..=255).rev().collect());
+        for t in &texts {
+            for i in 0..=t.len() {
+                assert_eq!(plain_string_end(t, i), naive(t, i), "{t:?} from {i}");
+            }
+        }
+    }
 
     fn scan_all(s: &str) -> (usize, Result<Progress, JsonError>, String) {
         let mut sc = JsonScanner::new(Expect::Any, 64);
