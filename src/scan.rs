@@ -42,6 +42,9 @@ struct Marker {
     act: Act,
     head: [u64; 2],
     mask: [u64; 2],
+    /// Another marker of the set starts with this one (and is longer): a match of this one is
+    /// not the longest yet.
+    extended: bool,
 }
 
 /// `HEAD` bytes of a marker are compared as words.
@@ -112,9 +115,17 @@ impl MarkerSet {
             head[i / 8] |= (c as u64) << (8 * (i % 8));
             mask[i / 8] |= 0xFF << (8 * (i % 8));
         }
+        let new = text.as_bytes();
+        let texts = self.texts.as_bytes();
+        let mut extended = false;
+        for m in &mut self.markers {
+            let t = texts.get(m.start..m.start + m.len).unwrap_or_default();
+            extended |= t.len() > new.len() && t.starts_with(new);
+            m.extended |= new.len() > t.len() && new.starts_with(t);
+        }
         let start = self.texts.len();
         self.texts.push_str(text);
-        self.markers.push(Marker { start, len: text.len(), act, head, mask });
+        self.markers.push(Marker { start, len: text.len(), act, head, mask, extended });
         self
     }
 
@@ -226,8 +237,15 @@ impl MarkerSet {
                 }
                 let t = self.bytes(m);
                 if rest.len() >= t.len() {
-                    if (t.len() <= HEAD || rest[HEAD..t.len()] == t[HEAD..]) && best.is_none_or(|(len, _)| t.len() > len) {
-                        best = Some((t.len(), idx));
+                    if t.len() <= HEAD || rest[HEAD..t.len()] == t[HEAD..] {
+                        // No marker extends this one: no other can match longer here, nor
+                        // grow (it would have this one as a prefix).
+                        if !m.extended {
+                            return Ok(Some(idx));
+                        }
+                        if best.is_none_or(|(len, _)| t.len() > len) {
+                            best = Some((t.len(), idx));
+                        }
                     }
                 } else if t[HEAD..rest.len()] == rest[HEAD..] {
                     could_grow = true;
