@@ -68,11 +68,7 @@ impl Compiled {
                 Err(why) => Compiled::Unsupported(why),
             };
         }
-        let translated = match translate(pattern) {
-            Ok(t) => t,
-            Err(e) => return Compiled::Unsupported(e),
-        };
-        compile(&translated)
+        compile(pattern)
     }
 
     /// `Some(matches)`, or `None` when the pattern is not checked.
@@ -96,16 +92,23 @@ impl Compiled {
     }
 }
 
+/// Translates `pattern` and compiles it with regex-lite.
 #[cfg(feature = "regex")]
-fn compile(translated: &str) -> Compiled {
-    match regex_lite::RegexBuilder::new(translated).size_limit(SIZE_LIMIT).nest_limit(100).build() {
+fn compile(pattern: &str) -> Compiled {
+    let translated = match translate(pattern) {
+        Ok(t) => t,
+        Err(e) => return Compiled::Unsupported(e),
+    };
+    match regex_lite::RegexBuilder::new(&translated).size_limit(SIZE_LIMIT).nest_limit(100).build() {
         Ok(r) => Compiled::Regex(r),
         Err(e) => Compiled::Unsupported(e.to_string()),
     }
 }
 
+/// No engine: nothing is translated (the translation is regex-lite's syntax), every pattern is
+/// not checked.
 #[cfg(not(feature = "regex"))]
-fn compile(_translated: &str) -> Compiled {
+fn compile(_pattern: &str) -> Compiled {
     let _ = SIZE_LIMIT;
     Compiled::Unsupported("no regex engine in this build".into())
 }
@@ -184,9 +187,12 @@ impl Patterns {
 }
 
 /// ECMA-262 whitespace beyond ASCII (`\s` in ECMA-262, regex-lite's `\s` being ASCII only).
+#[cfg(feature = "regex")]
 const ECMA_SPACES: &str = r"\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
 
 /// Translates an ECMA-262 pattern to regex-lite syntax; `Err` names what cannot be expressed.
+/// (Only with the `regex` feature: the package's wasm leaves it out.)
+#[cfg(feature = "regex")]
 pub fn translate(p: &str) -> Result<String, String> {
     let chars: Vec<char> = p.chars().collect();
     let mut out = String::with_capacity(p.len() + 16);
@@ -339,6 +345,7 @@ pub fn translate(p: &str) -> Result<String, String> {
 
 /// `\u` escapes after the `u`: `XXXX` (a surrogate pair `XXXX\uYYYY` combined) or `{X…}`.
 /// Returns the code point and the characters used.
+#[cfg(feature = "regex")]
 fn unicode_escape(rest: &[char]) -> Result<(u32, usize), String> {
     let hex4 = |s: &[char]| -> Option<u32> {
         if s.len() < 4 {
@@ -369,6 +376,7 @@ fn unicode_escape(rest: &[char]) -> Result<(u32, usize), String> {
 }
 
 /// Length of a valid quantifier `{n}`, `{n,}` or `{n,m}` at the start of `s`.
+#[cfg(feature = "regex")]
 fn quantifier_len(s: &[char]) -> Option<usize> {
     let end = s.iter().position(|c| *c == '}')?;
     let body: String = s[1..end].iter().collect();
@@ -380,6 +388,7 @@ fn quantifier_len(s: &[char]) -> Option<usize> {
     (digits(a) && b.is_none_or(|b| b.is_empty() || digits(b))).then_some(end + 1)
 }
 
+#[cfg(feature = "regex")]
 fn push_hex(out: &mut String, cp: u32) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut started = false;

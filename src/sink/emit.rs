@@ -131,7 +131,8 @@ impl Emitter {
         self.acct.end(end);
     }
 
-    /// Hands each event emitted so far to `f`, in order, and empties the queue.
+    /// Hands each event emitted so far to `f`, in order, and empties the queue. (In the wasm
+    /// every caller passes a `&mut dyn FnMut`: one copy of this loop, see `Sink::drain_with`.)
     pub fn drain_with(&mut self, mut f: impl FnMut(EventRef<'_>)) {
         self.ended = None;
         self.started = None;

@@ -107,10 +107,16 @@ impl Sink {
     }
 
     /// Like `drain_into`, handing each event to `f` as a borrowed view.
+    ///
+    /// In the wasm `f` is called through a pointer: every caller shares one copy of the drain
+    /// loop (it had seven, 1 KiB of gzip). Natively each caller gets its own, with `f` inlined
+    /// (3% fewer instructions on dense calls).
     #[inline]
     pub fn drain_with(&mut self, mut f: impl FnMut(EventRef<'_>)) {
+        #[cfg(target_arch = "wasm32")]
+        let mut f: &mut dyn FnMut(EventRef<'_>) = &mut f;
         if self.tools.is_none() {
-            self.out.drain_with(f);
+            self.out.drain_with(&mut f);
         } else {
             self.drain_validating(&mut f);
         }
@@ -120,12 +126,13 @@ impl Sink {
     fn drain_validating(&mut self, f: &mut dyn FnMut(EventRef<'_>)) {
         let Some(tools) = &self.tools else { return };
         let validation = &mut self.validation;
-        self.out.drain_with(|e| {
+        let mut check: &mut dyn FnMut(EventRef<'_>) = &mut |e| {
             if matches!(e, EventRef::ToolCallEnd { .. }) {
                 validation.check(tools, e, f);
             }
             f(e)
-        });
+        };
+        self.out.drain_with(&mut check);
     }
 
     /// Makes room for the events of `n` input bytes (`Emitter::reserve`).
