@@ -40,6 +40,9 @@ struct Marker {
     act: Act,
     head: [u64; 2],
     mask: [u64; 2],
+    /// Another marker of the set starts with this one (and is longer): a match of this one is
+    /// not the longest yet.
+    extended: bool,
 }
 
 /// `HEAD` bytes of a marker are compared as words.
@@ -107,7 +110,11 @@ impl MarkerSet {
         let mut mask = [0u8; HEAD];
         mask[..n].fill(0xFF);
         let word = |b: &[u8; HEAD], k: usize| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
-        self.markers.push(Marker { text: text.to_string(), act, head: [word(&head, 0), word(&head, 1)], mask: [word(&mask, 0), word(&mask, 1)] });
+        let extended = self.markers.iter().any(|m| m.text.len() > text.len() && m.text.starts_with(text));
+        for m in &mut self.markers {
+            m.extended |= text.len() > m.text.len() && text.starts_with(m.text.as_str());
+        }
+        self.markers.push(Marker { text: text.to_string(), act, head: [word(&head, 0), word(&head, 1)], mask: [word(&mask, 0), word(&mask, 1)], extended });
         self
     }
 
@@ -214,8 +221,15 @@ impl MarkerSet {
                 }
                 let t = m.text.as_bytes();
                 if rest.len() >= t.len() {
-                    if (t.len() <= HEAD || rest[HEAD..t.len()] == t[HEAD..]) && best.is_none_or(|(len, _)| t.len() > len) {
-                        best = Some((t.len(), idx));
+                    if t.len() <= HEAD || rest[HEAD..t.len()] == t[HEAD..] {
+                        // No marker extends this one: no other can match longer here, nor
+                        // grow (it would have this one as a prefix).
+                        if !m.extended {
+                            return Ok(Some(idx));
+                        }
+                        if best.is_none_or(|(len, _)| t.len() > len) {
+                            best = Some((t.len(), idx));
+                        }
                     }
                 } else if t[HEAD..rest.len()] == rest[HEAD..] {
                     could_grow = true;
