@@ -363,13 +363,14 @@ impl JsSseRewriter {
         if self.output.capacity() > SSE_BUFFER_KEEP {
             self.output = Vec::new();
         }
-        self.output.clear();
+        // The output buffer's bytes are scratch: a quiet answer overwrites them from the start
+        // without zeroing room again (`push_answered_over`).
         let bytes = self.input.get(..len).unwrap_or(&self.input);
-        let answer = self.inner.push_answered(bytes, &mut self.output);
+        let (answer, n) = self.inner.push_answered_over(bytes, &mut self.output);
         if self.input.len() > SSE_BUFFER_KEEP {
             self.input = Vec::new();
         }
-        self.at = [self.output.as_ptr() as u32, self.output.len() as u32];
+        self.at = [self.output.as_ptr() as u32, n as u32];
         match answer {
             crate::sse::Answer::Verbatim => VERBATIM,
             crate::sse::Answer::Written => self.at[1],

@@ -332,20 +332,33 @@ fn show() {
 fn check_quiet(options: &Value, chunks: &[&[u8]], what: &str) -> usize {
     let mut plain = rewriter(options);
     let mut fast = rewriter(options);
+    // `push_answered_over` (the package's `pushInput`) into one reused buffer, its bytes
+    // left from earlier chunks (junk at first).
+    let mut over = rewriter(options);
+    let mut scratch = vec![0xAA; 300];
     for (n, chunk) in chunks.iter().enumerate() {
         let mut want = Vec::new();
         plain.push(chunk, &mut want);
-        let mut got = Vec::new();
+        // Appended after bytes already there.
+        let mut got = b"before".to_vec();
         if fast.push_answered(chunk, &mut got) == Answer::Verbatim {
-            assert!(got.is_empty(), "{what}: chunk {n}: a verbatim answer appended bytes");
-            got = chunk.to_vec();
+            assert!(got == b"before", "{what}: chunk {n}: a verbatim answer appended bytes");
+            got.extend_from_slice(chunk);
         }
-        assert!(got == want, "{what}: chunk {n}: quiet path wrote\n{}\nnot\n{}", String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+        assert!(got[..6] == *b"before", "{what}: chunk {n}: the bytes before the answer changed");
+        let got = &got[6..];
+        assert!(got == want, "{what}: chunk {n}: quiet path wrote\n{}\nnot\n{}", String::from_utf8_lossy(got), String::from_utf8_lossy(&want));
+        let (answer, len) = over.push_answered_over(chunk, &mut scratch);
+        let got = if answer == Answer::Verbatim { &chunk[..] } else { &scratch[..len] };
+        assert!(got == want, "{what}: chunk {n}: quiet path into a reused buffer wrote\n{}\nnot\n{}", String::from_utf8_lossy(got), String::from_utf8_lossy(&want));
     }
-    let (mut got, mut want) = (Vec::new(), Vec::new());
+    let (mut got, mut want, mut got_over) = (Vec::new(), Vec::new(), Vec::new());
     fast.finish(&mut got);
     plain.finish(&mut want);
+    over.finish(&mut got_over);
     assert!(got == want, "{what}: finish differs");
+    assert!(got_over == want, "{what}: finish after answers into a reused buffer differs");
+    assert!(over.quiet_chunks() == fast.quiet_chunks(), "{what}: both quiet paths answer the same chunks");
     fast.quiet_chunks()
 }
 

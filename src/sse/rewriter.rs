@@ -203,9 +203,11 @@ pub struct SseRewriter {
     prefix: fast::Prefix,
     /// The quiet-run hint after the last push (`quiet_hint`).
     hint: Option<SseQuiet>,
-    /// Texts of events `push_answered` answered from the hint, not yet given to the parser
-    /// (ASCII: the hint's stop set holds every byte from 0x80).
+    /// Texts of events `push_answered` answered from the hint, not yet given to the parser:
+    /// the first `quiet_len` bytes (ASCII: the hint's stop set holds every byte from 0x80);
+    /// the rest is room written before (scratch) kept for the next answers.
     quiet_texts: Vec<u8>,
+    quiet_len: usize,
     /// Chunks `push_answered` answered from the hint (`quiet_chunks`).
     quiet_chunks: usize,
 }
@@ -268,6 +270,7 @@ impl SseRewriter {
             prefix: fast::Prefix::default(),
             hint: None,
             quiet_texts: Vec::new(),
+            quiet_len: 0,
             quiet_chunks: 0,
         }
     }
@@ -301,40 +304,59 @@ impl SseRewriter {
     /// nothing is appended: the output is `bytes`). Their texts wait (at most 64 KiB) and go
     /// to the choice's parser before any later input, so it still reads every byte.
     pub fn push_answered(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Answer {
-        if let Some(answer) = self.answer_quiet(bytes, out) {
+        let start = out.len();
+        if let Some((answer, end)) = self.answer_quiet(bytes, out, start) {
             self.quiet_chunks += 1;
+            out.truncate(end);
             return answer;
         }
+        out.truncate(start);
         self.push(bytes, out);
         Answer::Written
     }
 
-    /// The quiet answer for `bytes` (see `push_answered`), or `None` with nothing changed.
-    /// Written for the size-optimised wasm build, where every `Vec::push` is a call and a
-    /// `memory.copy` costs more than a short byte loop: the texts and the output are written
-    /// by index into room zeroed once per chunk, short texts a byte at a time, and the output
-    /// between two texts (`output_joint`) is one copy per event.
-    fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Option<Answer> {
+    /// `push_answered` into a reused buffer: the output is written at the start of `out`,
+    /// whose bytes (any length) are scratch, and is `out[..n]` for the returned `n` (`out`
+    /// may stay longer: its zeroed room is not written again for the next chunk). `n` is 0
+    /// for `Verbatim`.
+    pub fn push_answered_over(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> (Answer, usize) {
+        if let Some((answer, end)) = self.answer_quiet(bytes, out, 0) {
+            self.quiet_chunks += 1;
+            return (answer, end);
+        }
+        out.clear();
+        self.push(bytes, out);
+        (Answer::Written, out.len())
+    }
+
+    /// The quiet answer for `bytes` (see `push_answered`) written into `out` from `start`
+    /// (bytes there and after are overwritten; `out` grows, zeroed, when it is too short) and
+    /// where it ends (`start` for `Verbatim`), or `None` with nothing changed but `out` from
+    /// `start`. Written for the size-optimised wasm build, where every `Vec::push` is a call
+    /// and a `memory.copy` costs more than a short byte loop: the texts and the output are
+    /// written by index into zeroed room kept between chunks, short texts a byte at a time,
+    /// and the output between two texts (`output_joint`) is one copy per event.
+    fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> Option<(Answer, usize)> {
         let h = self.hint.as_ref()?;
         if bytes.is_empty() {
             return None;
         }
         let (ip, is) = (h.input_prefix.as_bytes(), h.input_suffix.as_bytes());
         let texts = &mut self.quiet_texts;
-        let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts.len())?;
-        let (out_len, texts_len) = (out.len(), texts.len());
+        let texts_len = self.quiet_len;
+        let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts_len)?;
         // The stop set as two words (a `u128` shift is a call in the wasm build).
         let stop = [h.stop.0 as u64, (h.stop.0 >> 64) as u64];
         let stops = |stop: [u64; 2], b: u8| b >= 0x80 || (stop[usize::from(b >> 6)] >> (b & 63)) & 1 != 0;
         // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
         // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
         // `output_joint` (the first one `output_prefix` too).
-        extend_zeroed(texts, bytes.len().min(room));
+        grow_zeroed(texts, texts_len + bytes.len().min(room));
         let mut t = texts_len;
-        let mut o = out_len;
+        let mut o = start;
         if !h.verbatim {
             let grow = h.output_joint.len().saturating_sub(ip.len() + is.len());
-            extend_zeroed(out, bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + h.output_prefix.len());
+            grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + h.output_prefix.len());
             o = put(out, o, h.output_prefix.as_bytes())?;
         }
         let mut at = 0;
@@ -370,27 +392,24 @@ impl SseRewriter {
             }
         };
         if !ok {
-            out.truncate(out_len);
-            texts.truncate(texts_len);
             return None;
         }
-        out.truncate(if h.verbatim { out_len } else { o });
-        texts.truncate(t);
-        Some(if h.verbatim { Answer::Verbatim } else { Answer::Written })
+        self.quiet_len = t;
+        Some(if h.verbatim { (Answer::Verbatim, start) } else { (Answer::Written, o) })
     }
 
     /// Hands the texts of answered events to the hinted choice's parser (their events left
     /// out: the answers were them).
     fn flush_quiet(&mut self) {
-        if self.quiet_texts.is_empty() {
+        if self.quiet_len == 0 {
             return;
         }
         let slot = self.hint.as_ref().map(|h| h.slot);
         if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
             let mut events = 0;
             // ASCII (see `quiet_texts`): valid UTF-8.
-            let texts = core::str::from_utf8(&self.quiet_texts).unwrap_or_default();
-            debug_assert!(texts.len() == self.quiet_texts.len(), "quiet SSE texts not ASCII");
+            let texts = core::str::from_utf8(&self.quiet_texts[..self.quiet_len]).unwrap_or_default();
+            debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not ASCII");
             p.push_after_quiet_with(texts, texts.len(), |_| events += 1);
             debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
@@ -399,9 +418,8 @@ impl SseRewriter {
         self.hint = None;
         if self.quiet_texts.capacity() > QUIET_TEXTS_KEEP {
             self.quiet_texts = Vec::new();
-        } else {
-            self.quiet_texts.clear();
         }
+        self.quiet_len = 0;
     }
 
     /// How many chunks `push_answered` answered from the quiet-run hint (tests check that the
@@ -972,35 +990,51 @@ impl SseRewriter {
     }
 }
 
-/// True when `bytes` starts with `prefix`, eight bytes a step (the envelopes compared are
-/// about 200 bytes; in the size-optimised wasm build, `starts_with` and iterator adapters are
-/// calls and byte loops).
+/// True when `bytes` starts with `prefix`: 32 bytes a step (four words, one branch), then
+/// eight, then the last eight bytes again (overlapping) rather than a byte loop (the envelopes
+/// compared are about 200 bytes; in the size-optimised wasm build, `starts_with` and iterator
+/// adapters are calls and byte loops).
 #[inline(always)]
 fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
     let n = prefix.len();
     let Some(b) = bytes.get(..n) else { return false };
+    if n < 8 {
+        let mut i = 0;
+        while i < n {
+            if b[i] != prefix[i] {
+                return false;
+            }
+            i += 1;
+        }
+        return true;
+    }
     let mut i = 0;
+    while i + 32 <= n {
+        let diff = (word(b, i) ^ word(prefix, i))
+            | (word(b, i + 8) ^ word(prefix, i + 8))
+            | (word(b, i + 16) ^ word(prefix, i + 16))
+            | (word(b, i + 24) ^ word(prefix, i + 24));
+        if diff != 0 {
+            return false;
+        }
+        i += 32;
+    }
     while i + 8 <= n {
         if word(b, i) != word(prefix, i) {
             return false;
         }
         i += 8;
     }
-    while i < n {
-        if b[i] != prefix[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    word(b, n - 8) == word(prefix, n - 8)
 }
 
-/// Zeros for `extend_zeroed`.
+/// Zeros for `grow_zeroed`.
 static ZEROS: [u8; 1024] = [0; 1024];
 
-/// Appends `n` zero bytes: whole copies of `ZEROS` (in the size-optimised wasm build
-/// `Vec::resize` writes a byte at a time).
-fn extend_zeroed(v: &mut Vec<u8>, mut n: usize) {
+/// Makes `v` at least `len` long, appending zero bytes: whole copies of `ZEROS` (in the
+/// size-optimised wasm build `Vec::resize` writes a byte at a time).
+fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
+    let mut n = len.saturating_sub(v.len());
     v.reserve(n);
     while n > 0 {
         let k = n.min(ZEROS.len());
@@ -1247,6 +1281,21 @@ mod tests {
             .filter(|d| *d != "[DONE]")
             .map(|d| parse(d).unwrap()["choices"][0]["delta"].clone())
             .collect()
+    }
+
+    #[test]
+    fn same_bytes_is_starts_with() {
+        let prefix: Vec<u8> = (0..90u8).map(|i| i.wrapping_mul(37)).collect();
+        for n in 0..prefix.len() {
+            let p = &prefix[..n];
+            assert!(same_bytes(&prefix, p), "length {n}");
+            assert!(!same_bytes(&prefix[..n.saturating_sub(1)], p) || n == 0, "length {n}: shorter bytes");
+            for at in 0..n {
+                let mut bytes = prefix.clone();
+                bytes[at] ^= 0x20;
+                assert!(!same_bytes(&bytes, p), "length {n}: a byte differs at {at}");
+            }
+        }
     }
 
     #[test]
