@@ -39,6 +39,8 @@ pub struct XtmlReader {
     committed: bool,
     think_set: MarkerSet,
     sep_set: MarkerSet,
+    /// The last call's reader, reset for the next call (building one builds its marker sets).
+    spare_call: Option<Box<XmlReader>>,
 }
 
 impl XtmlReader {
@@ -47,13 +49,15 @@ impl XtmlReader {
         think_set.add(THINK_END, Act::End).add(OPEN, Act::Start);
         let mut sep_set = MarkerSet::new();
         sep_set.add(SEP, Act::End);
-        XtmlReader { call, part: Part::Tag, opened: false, tag: String::new(), committed: false, think_set, sep_set }
+        XtmlReader { call, part: Part::Tag, opened: false, tag: String::new(), committed: false, think_set, sep_set, spare_call: None }
     }
 }
 
 impl Reader for XtmlReader {
     fn reset(&mut self, _bare: bool) -> bool {
-        self.part = Part::Tag;
+        if let Part::Call(call) = core::mem::replace(&mut self.part, Part::Tag) {
+            self.spare_call = Some(call);
+        }
         self.opened = false;
         self.tag.clear();
         self.committed = false;
@@ -93,7 +97,15 @@ impl Reader for XtmlReader {
                         if !after.starts_with(|c: char| c.is_ascii_whitespace()) && !after.starts_with('<') {
                             return Step::reject(i);
                         }
-                        self.part = Part::Call(Box::new(XmlReader::new(self.call)));
+                        let call = match self.spare_call.take() {
+                            // `XmlReader::reset` always succeeds.
+                            Some(mut call) => {
+                                call.reset(false);
+                                call
+                            }
+                            None => Box::new(XmlReader::new(self.call)),
+                        };
+                        self.part = Part::Call(call);
                         continue;
                     }
                     match self.sep_set.at_start(after, eof) {
