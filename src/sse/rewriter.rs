@@ -203,6 +203,9 @@ pub struct SseRewriter {
     prefix: fast::Prefix,
     /// The quiet-run hint after the last push (`quiet_hint`).
     hint: Option<SseQuiet>,
+    /// The event being read is the last of its push: only its hint can outlive the push, so
+    /// only it is worth working out (the template written, the strings cut).
+    hint_wanted: bool,
     /// Texts of events `push_answered` answered from the hint, not yet given to the parser:
     /// the first `quiet_len` bytes (ASCII: the hint's stop set holds every byte from 0x80);
     /// the rest is room written before (scratch) kept for the next answers.
@@ -269,6 +272,7 @@ impl SseRewriter {
             fast_events: 0,
             prefix: fast::Prefix::default(),
             hint: None,
+            hint_wanted: false,
             quiet_texts: Vec::new(),
             quiet_len: 0,
             quiet_chunks: 0,
@@ -283,10 +287,13 @@ impl SseRewriter {
         self.flush_quiet();
         let mut items = core::mem::take(&mut self.items);
         self.decoder.push(bytes, &mut items);
-        for item in items.drain(..) {
+        let last = items.len();
+        for (i, item) in items.drain(..).enumerate() {
             self.hint = None;
+            self.hint_wanted = i + 1 == last;
             self.item(item, out);
         }
+        self.hint_wanted = false;
         self.items = items;
         if !self.decoder.is_idle() {
             self.hint = None;
@@ -595,7 +602,9 @@ impl SseRewriter {
         let (parts, finish_out, same) = self.rewrite(slot, index, text.as_deref(), finish, &mut outs);
         if same {
             verbatim(out);
-            self.hint = self.quiet_after(c, ev, slot, text.as_deref(), finish, None);
+            if self.hint_wanted {
+                self.hint = self.quiet_after(c, ev, slot, text.as_deref(), finish, None);
+            }
             return true;
         }
         // A quiet run's part: the event's whole text as reasoning or arguments of the open call.
@@ -605,7 +614,7 @@ impl SseRewriter {
             _ => None,
         };
         let base: Fields = c.delta.iter().filter(|(k, _)| text.is_none() || *k != "content").copied().collect();
-        let template = (quiet_part.is_some() && finish_out.is_none()).then(|| (base.clone(), c.choice.clone()));
+        let template = (self.hint_wanted && quiet_part.is_some() && finish_out.is_none()).then(|| (base.clone(), c.choice.clone()));
         self.emit(&borrowed(&c.choice), Style::Chat, &borrowed(&base), parts, finish_out, &mut outs);
         let extra = ev.non_data_lines();
         let chunk = borrowed(&c.chunk);
