@@ -155,7 +155,7 @@ pub fn literal_to_json(text: &str, limits: &crate::limits::Limits) -> Option<cra
         return None;
     }
     let mut obj = args?.ok()?;
-    obj.as_object_mut()?.remove("v")
+    obj.as_object_mut()?.shift_remove("v")
 }
 
 #[cfg(test)]
