@@ -1070,10 +1070,10 @@ fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
     Some(end)
 }
 
-/// The eight bytes of `s` at `i`, as one word.
+/// The eight bytes of `s` at `i`, as one word (0 past the end; callers stay within it).
 #[inline(always)]
 fn word(s: &[u8], i: usize) -> u64 {
-    u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
+    crate::text::word_at(s, i).unwrap_or(0)
 }
 
 /// A choice's text field: `delta.content` (chat) or `text` (completions).
