@@ -18,14 +18,18 @@ pub fn ceil_char_boundary(s: &str, at: usize) -> usize {
     at
 }
 
-/// The offset of the first byte of `b` at or after `at` for which `stop` holds, skipping eight
-/// bytes at a time while `any_in_word` says none of them can (a word-at-a-time scan: the SSE
-/// decoder's line ends, the SSE fast path's string ends, the JSON scanner's string bodies).
+/// The offset of the first byte of `b` at or after `at` for which `stop` holds, or `b.len()`:
+/// eight bytes at a time (the SSE decoder's line ends, the SSE fast path's string ends, JSON
+/// escaping, the JSON scanner's string bodies), then `stop` on the last few. `flags_in_word`
+/// sets the high bit of bytes of a word for which `stop` holds, the lowest such byte exactly
+/// and none when no byte does (what `word_less_flags`, `word_eq_flags` and their `|` give: a
+/// borrow only flags bytes above a true one), so the lowest flag is the answer.
 #[inline]
-pub fn scan_until(b: &[u8], mut at: usize, any_in_word: impl Fn(u64) -> bool, stop: impl Fn(u8) -> bool) -> usize {
+pub fn scan_until(b: &[u8], mut at: usize, flags_in_word: impl Fn(u64) -> u64, stop: impl Fn(u8) -> bool) -> usize {
     while let Some(w) = word_at(b, at) {
-        if any_in_word(w) {
-            break;
+        let flags = flags_in_word(w);
+        if flags != 0 {
+            return at + (flags.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
@@ -43,17 +47,18 @@ pub fn word_at(b: &[u8], at: usize) -> Option<u64> {
     b.get(at..).and_then(<[u8]>::first_chunk::<8>).map(|w| u64::from_le_bytes(*w))
 }
 
-/// Whether a byte of `w` is below `n` (`n <= 128`).
+/// The high bit of the bytes of `w` below `n` (`n <= 128`; exact for the lowest, see
+/// `scan_until`); 0 when none is.
 #[inline]
-pub fn word_has_less(w: u64, n: u8) -> bool {
+pub fn word_less_flags(w: u64, n: u8) -> u64 {
     const ONES: u64 = u64::MAX / 255;
-    w.wrapping_sub(ONES * n as u64) & !w & (ONES * 128) != 0
+    w.wrapping_sub(ONES * n as u64) & !w & (ONES * 128)
 }
 
-/// Whether a byte of `w` equals `c`.
+/// The high bit of the bytes of `w` equal to `c` (exact for the lowest); 0 when none is.
 #[inline]
-pub fn word_has(w: u64, c: u8) -> bool {
-    word_has_less(w ^ (u64::MAX / 255 * c as u64), 1)
+pub fn word_eq_flags(w: u64, c: u8) -> u64 {
+    word_less_flags(w ^ (u64::MAX / 255 * c as u64), 1)
 }
 
 #[cfg(test)]
@@ -64,12 +69,12 @@ mod scan_tests {
     fn word_scans_find_the_first_stop_byte() {
         let text = b"abcdefghijklmnopqrstu\"vwxyz\n\xc3\xa9";
         for start in 0..text.len() {
-            let quote = scan_until(text, start, |w| word_has(w, b'"'), |c| c == b'"');
+            let quote = scan_until(text, start, |w| word_eq_flags(w, b'"'), |c| c == b'"');
             assert_eq!(quote, text[start..].iter().position(|&c| c == b'"').map_or(text.len(), |i| start + i));
-            let ctrl = scan_until(text, start, |w| word_has_less(w, 0x20), |c| c < 0x20);
+            let ctrl = scan_until(text, start, |w| word_less_flags(w, 0x20), |c| c < 0x20);
             assert_eq!(ctrl, text[start..].iter().position(|&c| c < 0x20).map_or(text.len(), |i| start + i));
         }
-        assert!(word_has_less(u64::from_le_bytes(*b"\x1fzzzzzzz"), 0x20) && !word_has_less(u64::from_le_bytes(*b"\xffzzz zzz"), 0x20));
+        assert!(word_less_flags(u64::from_le_bytes(*b"\x1fzzzzzzz"), 0x20) != 0 && word_less_flags(u64::from_le_bytes(*b"\xffzzz zzz"), 0x20) == 0);
     }
 }
 

@@ -20,7 +20,7 @@ pub fn push_escaped(out: &mut String, s: &str) {
     let mut run = 0;
     loop {
         // Bytes that need no escape, eight at a time.
-        let i = crate::text::scan_until(bytes, run, needs_escape_in_word, needs_escape);
+        let i = crate::text::scan_until(bytes, run, escape_flags_in_word, needs_escape);
         out.push_str(&s[run..i]);
         let Some(&b) = bytes.get(i) else { return };
         match b {
@@ -37,10 +37,12 @@ pub fn needs_escape(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
-/// Whether a byte of the word `w` (eight bytes) `needs_escape`.
-pub fn needs_escape_in_word(w: u64) -> bool {
-    use crate::text::{word_has, word_has_less};
-    word_has_less(w, 0x20) || word_has(w, b'"') || word_has(w, b'\\')
+/// The bytes of the word `w` (eight bytes) that `needs_escape`, flagged for
+/// `text::scan_until`.
+#[inline]
+pub fn escape_flags_in_word(w: u64) -> u64 {
+    use crate::text::{word_eq_flags, word_less_flags};
+    word_less_flags(w, 0x20) | word_eq_flags(w, b'"') | word_eq_flags(w, b'\\')
 }
 
 /// Decodes the body of a JSON string literal (no quotes). Returns `None` on an invalid escape.

@@ -596,27 +596,12 @@ pub fn is_ws(b: u8) -> bool {
 }
 
 /// The first offset at or after `i` of a byte that ends a run of plain string bytes (`"`,
-/// `\` or a control byte below 0x20), or `b.len()`: eight bytes at a time, then byte by byte
-/// for the last few.
+/// `\` or a control byte below 0x20: what JSON escaping escapes), or `b.len()`; eight bytes
+/// at a time (`text::scan_until`).
 #[inline]
-pub fn plain_string_end(b: &[u8], mut i: usize) -> usize {
-    const LO: u64 = u64::MAX / 255;
-    const HI: u64 = LO * 0x80;
-    while let Some(w) = crate::text::word_at(b, i) {
-        // A flagged byte per term: the byte equals `"` or `\`, or is below 0x20; a term's
-        // lowest flagged byte is exact (a borrow only flags bytes above a true one), so the
-        // lowest flag of all three is the first stop byte.
-        let (q, bs) = (w ^ (LO * b'"' as u64), w ^ (LO * b'\\' as u64));
-        let stops = (q.wrapping_sub(LO) & !q | bs.wrapping_sub(LO) & !bs | w.wrapping_sub(LO * 0x20) & !w) & HI;
-        if stops != 0 {
-            return i + (stops.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
-        i += 1;
-    }
-    i
+pub fn plain_string_end(b: &[u8], i: usize) -> usize {
+    use super::emit::{escape_flags_in_word, needs_escape};
+    crate::text::scan_until(b, i, escape_flags_in_word, needs_escape)
 }
 
 fn hex_val(b: u8) -> Option<u8> {

@@ -138,7 +138,7 @@ impl Decoder {
                     continue;
                 }
             }
-            let end = crate::text::scan_until(rest, 0, |w| crate::text::word_has(w, b'\n') || crate::text::word_has(w, b'\r'), |b| b == b'\n' || b == b'\r');
+            let end = crate::text::scan_until(rest, 0, |w| crate::text::word_eq_flags(w, b'\n') | crate::text::word_eq_flags(w, b'\r'), |b| b == b'\n' || b == b'\r');
             match (end < rest.len()).then_some(end) {
                 Some(i) => {
                     self.line.extend_from_slice(&rest[..i]);

@@ -225,7 +225,7 @@ fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
     let mut j = i + 1;
     loop {
         // Plain bytes first (most of every string), eight at a time.
-        j = crate::text::scan_until(b, j, crate::json::emit::needs_escape_in_word, crate::json::emit::needs_escape);
+        j = crate::text::scan_until(b, j, crate::json::emit::escape_flags_in_word, crate::json::emit::needs_escape);
         match *b.get(j)? {
             b'"' => return Some(j + 1),
             b'\\' if escapes => {
