@@ -352,9 +352,7 @@ impl SseRewriter {
         let texts = &mut self.quiet_texts;
         let texts_len = self.quiet_len;
         let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts_len)?;
-        // The stop set as two words (a `u128` shift is a call in the wasm build).
-        let stop = [h.stop.0 as u64, (h.stop.0 >> 64) as u64];
-        let stops = |stop: [u64; 2], b: u8| b >= 0x80 || (stop[usize::from(b >> 6)] >> (b & 63)) & 1 != 0;
+        let stop = h.stop;
         // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
         // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
         // `output_joint` (the first one `output_prefix` too).
@@ -374,7 +372,7 @@ impl SseRewriter {
             }
             let body = &rest[ip.len()..];
             let mut len = 0;
-            while len < body.len() && !stops(stop, body[len]) {
+            while len < body.len() && !stop.has(body[len]) {
                 len += 1;
             }
             if !same_bytes(&body[len..], is) || t - texts_len + len > room {
