@@ -45,3 +45,20 @@ mod tests {
         assert_eq!(v, vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
     }
 }
+
+/// A static for wasm32 without threads (the package's build): one instance, one thread (the
+/// binding's options cache, the XML readers' shared marker sets). `.0` borrows it.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+pub(crate) struct Single<T>(pub core::cell::RefCell<T>);
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+impl<T> Single<T> {
+    pub const fn new(value: T) -> Self {
+        Single(core::cell::RefCell::new(value))
+    }
+}
+
+// SAFETY: compiled only for wasm32 without the `atomics` target feature, which has no threads:
+// there is no other thread to share it with.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+unsafe impl<T> Sync for Single<T> {}

@@ -9,6 +9,7 @@
 use crate::prelude::*;
 use crate::event::EventRef;
 use crate::parser::{Options, ToolCallParser};
+use crate::small::Single;
 use crate::sse::{diagnostics_to_json, rewrite_completion, SseOptions, SseRewriter};
 use wasm_bindgen::prelude::*;
 
@@ -47,14 +48,7 @@ const PREPARED_MAX_BYTES: usize = 256 * 1024;
 
 /// The options of the latest parser: a program usually builds every parser of a request (and
 /// often of every request) from the same options, tools included.
-static PREPARED: Single<Option<alloc::rc::Rc<Prepared>>> = Single(core::cell::RefCell::new(None));
-
-/// A static for wasm32 without threads (the package's build): one instance, one thread.
-struct Single<T>(core::cell::RefCell<T>);
-// SAFETY: this module is compiled for wasm32 only, and the package's wasm has no threads
-// (no `atomics` target feature): there is no other thread to share it with.
-#[cfg(not(target_feature = "atomics"))]
-unsafe impl<T> Sync for Single<T> {}
+static PREPARED: Single<Option<alloc::rc::Rc<Prepared>>> = Single::new(None);
 
 /// A parser for options JSON `json`. The options are read, and their tools compiled, once for
 /// the same text as the previous parser's (the same text always reads the same: the result

@@ -82,10 +82,7 @@ impl Sets {
     #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
     fn shared(c: &'static XmlSyntax) -> Rc<Sets> {
         /// Built sets by dialect: at most one entry per `XmlSyntax` static.
-        struct Cache(core::cell::RefCell<Vec<(*const XmlSyntax, Rc<Sets>)>>);
-        // SAFETY: wasm32 without the `atomics` feature has one thread; nothing else can see it.
-        unsafe impl Sync for Cache {}
-        static CACHE: Cache = Cache(core::cell::RefCell::new(Vec::new()));
+        static CACHE: crate::small::Single<Vec<(*const XmlSyntax, Rc<Sets>)>> = crate::small::Single::new(Vec::new());
         let mut cache = CACHE.0.borrow_mut();
         if let Some((_, sets)) = cache.iter().find(|(k, _)| core::ptr::eq(*k, c)) {
             return sets.clone();
