@@ -78,7 +78,7 @@ pub trait Reader {
 }
 
 /// `spare` reset for a new payload (`Reader::reset`), or a new reader from `make`.
-pub fn reuse(spare: Option<Box<dyn Reader>>, bare: bool, make: impl FnOnce() -> Box<dyn Reader>) -> Box<dyn Reader> {
+pub fn reuse<R: Reader + ?Sized>(spare: Option<Box<R>>, bare: bool, make: impl FnOnce() -> Box<R>) -> Box<R> {
     match spare {
         Some(mut reader) => {
             if reader.reset(bare) { reader } else { make() }

@@ -97,15 +97,8 @@ impl Reader for XtmlReader {
                         if !after.starts_with(|c: char| c.is_ascii_whitespace()) && !after.starts_with('<') {
                             return Step::reject(i);
                         }
-                        let call = match self.spare_call.take() {
-                            // `XmlReader::reset` always succeeds.
-                            Some(mut call) => {
-                                call.reset(false);
-                                call
-                            }
-                            None => Box::new(XmlReader::new(self.call)),
-                        };
-                        self.part = Part::Call(call);
+                        let cfg = self.call;
+                        self.part = Part::Call(crate::reader::reuse(self.spare_call.take(), false, || Box::new(XmlReader::new(cfg))));
                         continue;
                     }
                     match self.sep_set.at_start(after, eof) {
