@@ -167,8 +167,6 @@ pub struct Values {
     /// Arguments text written since the sink last got some: sent as one fragment when `feed`
     /// returns or before anything else reaches the sink (a diagnostic, a coercion).
     unsent: String,
-    /// Some of this call's arguments went to the sink.
-    sent: bool,
     /// The most frames open at once in this call (the JSON written is at most this deep).
     deepest: usize,
 }
@@ -191,10 +189,10 @@ impl Values {
     pub fn restart(&mut self, close: u8) {
         // Every field as `with_marks` makes it (the pattern names them all); the marker set
         // and the buffers' memory are kept.
-        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, held_in, unread, unsent, sent, deepest } = self;
+        let Values { cfg: _, stack, tok, buf, text, mode, pend, caps, discard, positional_reported, key, high, marks: _, held_in, unread, unsent, deepest } = self;
         stack.clear();
         stack.push(Frame::new(Kind::Args, close, At::Key));
-        (*tok, *mode, *caps, *discard, *positional_reported, *high, *held_in, *sent, *deepest) = (Tok::None, TextMode::Stream, 0, false, false, None, 0, false, 1);
+        (*tok, *mode, *caps, *discard, *positional_reported, *high, *held_in, *deepest) = (Tok::None, TextMode::Stream, 0, false, false, None, 0, 1);
         for s in [buf, text, pend, key, unread, unsent] {
             s.clear();
         }
@@ -219,7 +217,6 @@ impl Values {
             held_in: 0,
             unread: String::new(),
             unsent: String::new(),
-            sent: false,
             deepest: 1,
         }
     }
@@ -263,16 +260,16 @@ impl Values {
 
     /// Sends the arguments text written so far to the sink, as one fragment (a few small
     /// fragments cost more than one: each is checked and merged on its own).
-    /// Arguments read whole (nothing sent before, the object closed) go as one complete
-    /// object, which the sink's guard takes without scanning it again (`Sink::args_whole`).
+    /// Once the object closed, the text goes as whole arguments (`Sink::args_whole`): the
+    /// guard takes it without scanning it again when nothing went to the call before, and
+    /// scans it as any fragment otherwise.
     fn send(&mut self, sink: &mut Sink) {
         if !self.unsent.is_empty() {
-            if !self.sent && self.stack.is_empty() {
+            if self.stack.is_empty() {
                 sink.args_whole(&self.unsent, self.deepest);
             } else {
                 sink.args(&self.unsent);
             }
-            self.sent = true;
             self.unsent.clear();
         }
     }

@@ -346,9 +346,10 @@ impl Sink {
         self.args_from(s, Written::Read(read))
     }
 
-    /// Like `args`, for the whole arguments of the open call at once: `s` is a complete JSON
-    /// object, at most `depth` levels deep, that the reader wrote itself and nothing went to
-    /// the call before (see `ArgsGuard::take_whole`; pythonic arguments read in one feed).
+    /// Like `args`, for the last fragment of the open call's arguments, which the reader wrote
+    /// itself, at most `depth` levels deep: when nothing went to the call before, `s` is the
+    /// whole object and the guard takes it without scanning it (`ArgsGuard::take_whole`, which
+    /// scans otherwise; pythonic arguments read in one feed).
     pub fn args_whole(&mut self, s: &str, depth: usize) -> bool {
         self.args_from(s, Written::Whole(depth))
     }
