@@ -26,9 +26,26 @@ pub fn push_escaped(out: &mut String, s: &str) {
         match b {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
-            _ => super::scanner::push_control_escape(out, b),
+            _ => push_control_escape(out, b),
         }
         run = i + 1;
+    }
+}
+
+/// Appends the escape of control byte `b` (below 0x20): its short form, else `\u00XX`.
+pub(crate) fn push_control_escape(out: &mut String, b: u8) {
+    match b {
+        b'\n' => out.push_str("\\n"),
+        b'\r' => out.push_str("\\r"),
+        b'\t' => out.push_str("\\t"),
+        0x08 => out.push_str("\\b"),
+        0x0c => out.push_str("\\f"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        }
     }
 }
 

@@ -447,7 +447,7 @@ impl JsonScanner {
                             }
                             flush!(i);
                             if let Some(o) = out.as_deref_mut() {
-                                push_control_escape(o, b);
+                                super::emit::push_control_escape(o, b);
                             }
                             self.repairs += 1;
                             i += 1;
@@ -610,22 +610,6 @@ fn hex_val(b: u8) -> Option<u8> {
         b'a'..=b'f' => Some(b - b'a' + 10),
         b'A'..=b'F' => Some(b - b'A' + 10),
         _ => None,
-    }
-}
-
-pub(crate) fn push_control_escape(out: &mut String, b: u8) {
-    match b {
-        b'\n' => out.push_str("\\n"),
-        b'\r' => out.push_str("\\r"),
-        b'\t' => out.push_str("\\t"),
-        0x08 => out.push_str("\\b"),
-        0x0c => out.push_str("\\f"),
-        _ => {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        }
     }
 }
 
