@@ -19,7 +19,7 @@
 use crate::prelude::*;
 use crate::reader::{CallError, Reader, Status, Step};
 use crate::event::Label;
-use crate::json::scanner::{is_ws, Expect, JsonError, JsonScanner, Progress};
+use crate::json::scanner::{is_ws, plain_string_end, Expect, JsonError, JsonScanner, Progress};
 use crate::json::{unescape, unescape_into};
 use crate::sink::Sink;
 
@@ -679,21 +679,30 @@ impl WrapperReader {
                 }
                 ObjectPart::KeyStr => {
                     let start = i;
-                    while i < bytes.len() {
-                        let b = bytes[i];
+                    // Up to the closing `"`, a control byte or the end of the input; plain
+                    // bytes a word at a time, an escaped byte taken as it is.
+                    loop {
                         if self.key_escape {
+                            if i == bytes.len() {
+                                break;
+                            }
                             self.key_escape = false;
-                        } else if b == b'\\' {
+                            i += 1;
+                        }
+                        i = plain_string_end(bytes, i);
+                        if i < bytes.len() && bytes[i] == b'\\' {
                             self.key_escape = true;
-                        } else if b == b'"' {
-                            break;
-                        } else if b < 0x20 {
-                            return self.error(input, i, sink, CallError::Malformed("control character in a key".into()));
+                            i += 1;
+                            continue;
                         }
-                        if let Some(at) = crate::limits::crossing(input, start, i + 1, self.key.len(), sink.limits.max_name_bytes) {
-                            return self.error(input, at, sink, CallError::Limit("key too long".into()));
-                        }
-                        i += 1;
+                        break;
+                    }
+                    // The limit first: the bytes before `i` come before the byte at `i`.
+                    if let Some(at) = crate::limits::crossing(input, start, i, self.key.len(), sink.limits.max_name_bytes) {
+                        return self.error(input, at, sink, CallError::Limit("key too long".into()));
+                    }
+                    if i < bytes.len() && bytes[i] != b'"' {
+                        return self.error(input, i, sink, CallError::Malformed("control character in a key".into()));
                     }
                     self.key.push_str(&input[start..i]);
                     if i < bytes.len() {
@@ -809,7 +818,21 @@ impl WrapperReader {
                                 }
                                 _ => rest,
                             };
-                            let (used, r) = self.sc.feed(rest, Some(&mut self.scratch));
+                            // A name that is a whole plain string here needs no scanner.
+                            let plain = match role {
+                                Role::Name if self.sc.at_start() && rest.starts_with('"') => {
+                                    let end = plain_string_end(rest.as_bytes(), 1);
+                                    (rest.as_bytes().get(end) == Some(&b'"')).then_some(end + 1)
+                                }
+                                _ => None,
+                            };
+                            let (used, r) = match plain {
+                                Some(n) => {
+                                    self.scratch.push_str(&rest[..n]);
+                                    (n, Ok(Progress::Done))
+                                }
+                                None => self.sc.feed(rest, Some(&mut self.scratch)),
+                            };
                             match role {
                                 Role::Name => self.name_raw.push_str(&self.scratch),
                                 Role::Args if self.committed => {

@@ -77,6 +77,15 @@ impl Default for RawArgs {
 }
 
 impl RawArgs {
+    /// Makes these what `default()` makes, keeping the scratch buffer's memory (a reader's
+    /// `reset` between payloads).
+    pub fn reset(&mut self) {
+        let RawArgs { sc, scratch, failure } = self;
+        *sc = JsonScanner::repairing(Expect::Object, 1);
+        scratch.clear();
+        *failure = None;
+    }
+
     /// Call right after `sink.start_call`, at the arguments' `{`.
     pub fn begin(&mut self, sink: &Sink) {
         self.sc = JsonScanner::repairing(Expect::Object, sink.limits.depth());
@@ -164,7 +173,7 @@ impl NamedReader {
     }
 
     /// Splits a Kimi header `functions.NAME:IDX` into (name, id).
-    fn kimi(header: &str) -> Option<(String, String)> {
+    fn kimi(header: &str) -> Option<(&str, &str)> {
         let header = header.trim();
         let (head, idx) = header.rsplit_once(':')?;
         if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
@@ -176,7 +185,7 @@ impl NamedReader {
         if name.is_empty() {
             return None;
         }
-        Some((name.to_string(), header.to_string()))
+        Some((name, header))
     }
 
     fn begin_args(&mut self, sink: &mut Sink) -> bool {
@@ -186,12 +195,12 @@ impl NamedReader {
                 None => return false,
             }
         } else {
-            (self.name.trim().to_string(), String::new())
+            (self.name.trim(), "")
         };
         if name.is_empty() && !self.cfg.name_close.is_empty() && self.cfg.name_stop.is_empty() {
             return false;
         }
-        sink.start_call(&name, if id.is_empty() { None } else { Some(id) });
+        sink.start_call(name, Some(id));
         self.args.begin(sink);
         true
     }
@@ -243,7 +252,7 @@ impl Reader for NamedReader {
     fn reset(&mut self, _bare: bool) -> bool {
         self.part = if self.cfg.type_sep.is_some() { Part::Type } else { Part::NameOpen };
         self.name.clear();
-        self.args = RawArgs::default();
+        self.args.reset();
         true
     }
 
@@ -509,12 +518,11 @@ impl MistralReader {
     }
 
     fn start(&mut self, sink: &mut Sink) {
-        let name = self.name.trim().to_string();
+        let name = self.name.trim();
         if name.is_empty() {
             sink.call_diag(Label::MalformedJson, "a [TOOL_CALLS] call without a tool name");
         }
-        let id = (!self.id.is_empty()).then(|| self.id.clone());
-        sink.start_call(&name, id);
+        sink.start_call(name, Some(&self.id));
         self.args.begin(sink);
     }
 }
@@ -529,8 +537,14 @@ impl Reader for MistralReader {
     }
 
     fn reset(&mut self, _bare: bool) -> bool {
-        let markers = core::mem::take(&mut self.markers);
-        *self = MistralReader::with_markers(markers);
+        // Field by field as `with_markers` makes them, keeping the marker set and the buffers'
+        // memory (no allocation per payload).
+        let MistralReader { part, markers: _, name, id, inner, args } = self;
+        *part = MistralPart::Begin;
+        name.clear();
+        id.clear();
+        *inner = None;
+        args.reset();
         true
     }
 
@@ -710,12 +724,12 @@ mod tests {
 
     #[test]
     fn kimi_header_id_and_name() {
-        let h = |s: &str| NamedReader::kimi(s);
-        assert_eq!(h(" functions.get_weather:0 "), Some(("get_weather".into(), "functions.get_weather:0".into())));
-        assert_eq!(h("functions.fs.read:3"), Some(("fs.read".into(), "functions.fs.read:3".into())));
+        let h = NamedReader::kimi;
+        assert_eq!(h(" functions.get_weather:0 "), Some(("get_weather", "functions.get_weather:0")));
+        assert_eq!(h("functions.fs.read:3"), Some(("fs.read", "functions.fs.read:3")));
         // The name is what precedes the first `:`; the id is the whole header.
-        assert_eq!(h("functions.search:web:2"), Some(("search".into(), "functions.search:web:2".into())));
-        assert_eq!(h("get_weather:1"), Some(("get_weather".into(), "get_weather:1".into())));
+        assert_eq!(h("functions.search:web:2"), Some(("search", "functions.search:web:2")));
+        assert_eq!(h("get_weather:1"), Some(("get_weather", "get_weather:1")));
         assert_eq!(h("functions.get_weather"), None);
         assert_eq!(h("functions.get_weather:x"), None);
         assert_eq!(h("functions.:2"), None);

@@ -306,9 +306,9 @@ impl Sink {
         self.diag(label, message, index);
     }
 
-    /// Starts a call. `id` overrides the generated id (e.g. Kimi's `functions.NAME:IDX`).
-    /// An open call is ended first. Returns the call index.
-    pub fn start_call(&mut self, name: &str, id: Option<String>) -> usize {
+    /// Starts a call. `id` overrides the generated id (e.g. Kimi's `functions.NAME:IDX`) unless
+    /// it is empty. An open call is ended first. Returns the call index.
+    pub fn start_call(&mut self, name: &str, id: Option<&str>) -> usize {
         if self.open {
             self.end_call_incomplete(Label::MalformedJson, "a new call began before this one ended");
         }
@@ -320,7 +320,7 @@ impl Sink {
         call.name.push_str(name);
         call.args.reset(self.limits.depth());
         call.coerced.clear();
-        self.out.start(index, id.as_deref(), name, &mut call.id);
+        self.out.start(index, id, name, &mut call.id);
         self.open = true;
         if let Some(tools) = &self.tools {
             if !tools.is_empty() && !tools.has(name) {
