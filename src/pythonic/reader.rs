@@ -84,9 +84,13 @@ impl CallsReader {
         Step::done_with(i, error)
     }
 
+    /// The name read: a Python name is identifier bytes and dots, a key-value one is trimmed.
+    fn call_name(&self) -> &str {
+        if self.python() { &self.name } else { self.name.trim() }
+    }
+
     fn start(&mut self, sink: &mut Sink, close: u8) {
-        let name = self.name.trim();
-        sink.start_call(name, None);
+        sink.start_call(self.call_name(), None);
         self.calls += 1;
         match self.args.as_mut() {
             Some(v) => v.restart(close),
@@ -97,7 +101,7 @@ impl CallsReader {
 
     /// A key-value name with no arguments: a call with `{}`, reported.
     fn call_without_args(&mut self, sink: &mut Sink, label: Label, msg: &str) {
-        sink.start_call(self.name.trim(), None);
+        sink.start_call(self.call_name(), None);
         self.calls += 1;
         sink.end_call_incomplete(label, msg);
         if label == Label::MalformedJson {
@@ -108,7 +112,7 @@ impl CallsReader {
     }
 
     fn valid_name(&self, sink: &Sink) -> bool {
-        let n = self.name.trim();
+        let n = self.call_name();
         if n.is_empty() || n.len() > sink.limits.max_name_bytes {
             return false;
         }

@@ -151,7 +151,7 @@ pub struct Values {
     /// Reading a positional argument: output is dropped.
     discard: bool,
     positional_reported: bool,
-    /// The current top-level key.
+    /// The current top-level key (key-value dialect: typing by the tool's schema).
     key: String,
     /// Pending high surrogate from a `\uD8xx` escape.
     high: Option<u32>,
@@ -602,13 +602,112 @@ impl Values {
 
     /// Reads argument text; see the module docs and `Status`. The call must be open.
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
-        let r = self.feed_values(input, eof, sink);
+        let i = if self.python() { self.plain_members(input, sink) } else { 0 };
+        let r = self.feed_values(input, i, eof, sink);
         self.send(sink);
         r
     }
 
-    fn feed_values(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
+    /// Python keyword arguments whose values are plain tokens (a decimal integer without a
+    /// leading zero, a string without backslashes, a named constant), each followed by `,` or
+    /// the closer, read whole from `input` while the arguments frame is between members; the
+    /// closer too. Writes what the general machine (`feed_values`) writes for them, without its
+    /// per-token steps. Returns the bytes read: it stops before the first member it cannot read
+    /// whole here (anything else, or one that reaches the end of `input`), which the general
+    /// machine then reads from its first byte, so nothing depends on where a chunk ends.
+    fn plain_members(&mut self, input: &str, sink: &mut Sink) -> usize {
+        if self.tok != Tok::None || self.caps > 0 || self.discard || self.high.is_some() || self.stack.len() != 1 {
+            return 0;
+        }
+        let bytes = input.as_bytes();
+        let max = sink.limits.max_name_bytes;
         let mut i = 0;
+        loop {
+            let (at, close) = (self.stack[0].at, self.stack[0].close);
+            let k = skip_ws(bytes, i);
+            let Some(&c) = bytes.get(k) else { return i };
+            if c == close && matches!(at, At::Key | At::After) {
+                return self.closed(k, sink);
+            }
+            if at == At::After && c == b',' {
+                self.stack[0].at = At::Key;
+                i = k + 1;
+                continue;
+            }
+            if at != At::Key || !lex::is_ident_start(c) {
+                return i;
+            }
+            let key_end = k + bytes[k..].iter().take_while(|&&b| lex::is_ident_byte(b)).count();
+            if key_end - k >= max || bytes.get(key_end) != Some(&b'=') {
+                return i;
+            }
+            let v = skip_ws(bytes, key_end + 1);
+            let Some(&b) = bytes.get(v) else { return i };
+            // The value's token ends at `end`; `quoted`: a string (its body is `v + 1..end - 1`).
+            let (end, quoted) = match b {
+                b'0'..=b'9' => {
+                    let n = bytes[v..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let next = bytes.get(v + n).copied().unwrap_or(b' ');
+                    if n >= max || (b == b'0' && n > 1) || lex::is_num_byte(next, b'0', false) {
+                        return i;
+                    }
+                    (v + n, false)
+                }
+                b'\'' | b'"' => {
+                    let body = v + 1;
+                    let n = bytes[body..].iter().take_while(|&&x| x != b && x != b'\\').count();
+                    // Triple quotes, an escape, or no closing quote in sight.
+                    if bytes.get(body + n) != Some(&b) || (n == 0 && bytes.get(body + 1) == Some(&b)) {
+                        return i;
+                    }
+                    (body + n + 1, true)
+                }
+                _ if lex::is_ident_start(b) => {
+                    let n = bytes[v..].iter().take_while(|&&x| lex::is_ident_byte(x)).count();
+                    if lex::constant(&input[v..v + n]).is_none() {
+                        return i;
+                    }
+                    (v + n, false)
+                }
+                _ => return i,
+            };
+            // A separator or the closer must follow (a quote closes a string only there, within
+            // `WS_AHEAD` bytes of whitespace).
+            let after = skip_ws(bytes, end);
+            let sep = bytes.get(after).copied();
+            if !(sep == Some(b',') || sep == Some(close)) || (quoted && after - end > WS_AHEAD) {
+                return i;
+            }
+            // `"key": value` (as `write_key` writes it; identifier bytes need no escape, and
+            // `key` is only read in the key-value dialect).
+            let f = &mut self.stack[0];
+            let (first, value) = (f.n == 0, &input[v..end]);
+            f.n += 1;
+            let out = &mut self.unsent;
+            out.reserve(key_end - k + value.len() + 8);
+            out.push_str(if first { "\"" } else { ", \"" });
+            out.push_str(&input[k..key_end]);
+            out.push_str("\": ");
+            match (quoted, lex::constant(value)) {
+                (true, _) => {
+                    out.push('"');
+                    push_escaped(out, &value[1..value.len() - 1]);
+                    out.push('"');
+                }
+                (false, Some(json)) => out.push_str(json),
+                (false, None) => out.push_str(value),
+            }
+            if sep == Some(b',') {
+                self.stack[0].at = At::Key;
+                i = after + 1;
+            } else {
+                self.stack[0].at = At::After;
+                i = after;
+            }
+        }
+    }
+
+    fn feed_values(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> (usize, Status) {
         loop {
             if self.stack.is_empty() {
                 return (i, Status::Closed);
