@@ -86,7 +86,8 @@ pub struct Engine {
     /// when it can reset itself (`Reader::reset`: its marker sets are built once per parser,
     /// not once per payload).
     spare: Option<(bool, Box<dyn Reader>)>,
-    /// An empty buffer for the next payload's `held` (the last one's, memory kept).
+    /// An empty buffer for the next payload's `held` or the whitespace held after a payload
+    /// (`Mode::After`): the last one's, memory kept (`keep_held`).
     spare_held: String,
     has_end: bool,
     content: MarkerSet,
@@ -373,11 +374,13 @@ impl Engine {
                                 self.open_payload(true, held, 0, off + at, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(true, String::new(), len, off + at, sink);
+                                let held = core::mem::take(&mut self.spare_held);
+                                self.open_payload(true, held, len, off + at, sink);
                                 return Some(at);
                             }
                             BARE_PAYLOAD => {
-                                self.open_payload(false, String::new(), len, off + at, sink);
+                                let held = core::mem::take(&mut self.spare_held);
+                                self.open_payload(false, held, len, off + at, sink);
                                 return Some(at);
                             }
                             _ => {}
@@ -447,7 +450,8 @@ impl Engine {
                                 self.open_payload(true, held, 0, off, sink);
                             }
                             Act::Bare => {
-                                self.open_payload(true, String::new(), len, off, sink);
+                                let held = core::mem::take(&mut self.spare_held);
+                                self.open_payload(true, held, len, off, sink);
                                 return Some(0);
                             }
                             Act::SectionEnd => {
@@ -625,7 +629,9 @@ impl Engine {
                             held.push_str(ends.text(idx));
                             sink.text_at(*held_at, held);
                         }
+                        let held = core::mem::take(held);
                         self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
+                        self.keep_held(held);
                         Some(len)
                     }
                     Ok(None) => {
@@ -639,6 +645,7 @@ impl Engine {
                             sink.text_at(*held_at, &held);
                             self.mode = Mode::Text { reasoning: false };
                         }
+                        self.keep_held(held);
                         Some(0)
                     }
                 }
@@ -689,7 +696,9 @@ impl Engine {
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
-            Mode::After { held: String::new(), at: 0 }
+            // The payload's buffer, empty (`keep_held`): a payload and the whitespace after it
+            // are never held at once.
+            Mode::After { held: core::mem::take(&mut self.spare_held), at: 0 }
         } else if self.section.is_some() {
             Mode::Section
         } else {
@@ -723,7 +732,7 @@ impl Engine {
         self.keep_held(p.held);
     }
 
-    /// Keeps a finished payload's `held` buffer (cleared) for the next payload's.
+    /// Keeps a finished payload's `held` buffer, or `Mode::After`'s, cleared for the next one.
     fn keep_held(&mut self, mut held: String) {
         held.clear();
         self.spare_held = held;
