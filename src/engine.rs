@@ -656,7 +656,9 @@ impl Engine {
                             held.push_str(ends.text(idx));
                             sink.text_at(*held_at, held);
                         }
+                        let held = core::mem::take(held);
                         self.mode = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
+                        self.keep_held(held);
                         Some(len)
                     }
                     Ok(None) => {
@@ -670,6 +672,7 @@ impl Engine {
                             sink.text_at(*held_at, &held);
                             self.mode = Mode::Text { reasoning: false };
                         }
+                        self.keep_held(held);
                         Some(0)
                     }
                 }
@@ -716,7 +719,11 @@ impl Engine {
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
-            Mode::After { held: String::new(), at: 0 }
+            // The payload's buffer, emptied (`keep_held` gives it back): a payload and the
+            // whitespace after it are never held at once.
+            let mut held = core::mem::take(&mut self.payload_state.held);
+            held.clear();
+            Mode::After { held, at: 0 }
         } else if self.section.is_some() {
             Mode::Section
         } else {
@@ -753,6 +760,12 @@ impl Engine {
         if !p.main {
             self.reader = None;
         }
+    }
+
+    /// Gives `Mode::After`'s buffer back as the payloads' (`PayloadState::held`; cleared when a
+    /// payload opens).
+    fn keep_held(&mut self, held: String) {
+        self.payload_state.held = held;
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text (else they

@@ -214,18 +214,22 @@ pub enum Nest {
 impl Nested {
     /// `reader` opened at `opening`, consumed by the outer reader at the first byte of its step
     /// (the outer reader stops before an opening it cannot take first): see `Sink::call_opens`.
-    pub fn new(reader: Box<dyn Reader>, opening: &str, sink: &mut Sink) -> Nested {
+    /// `held` is a buffer to hold bytes in (its content is dropped; `into_parts` gives it back).
+    pub fn new(reader: Box<dyn Reader>, opening: &str, mut held: String, sink: &mut Sink) -> Nested {
         sink.call_opens();
-        Nested { reader, held: opening.into(), calls_before: sink.calls_started() }
+        held.clear();
+        held.push_str(opening);
+        Nested { reader, held, calls_before: sink.calls_started() }
     }
 
     fn committed(&self, sink: &Sink) -> bool {
         sink.calls_started() > self.calls_before || self.reader.committed()
     }
 
-    /// The inner reader, for reuse (`Reader::reset`) once its payload is over.
-    pub fn into_reader(self) -> Box<dyn Reader> {
-        self.reader
+    /// The inner reader and the held buffer, for reuse (`Reader::reset`, `new`) once its
+    /// payload is over.
+    pub fn into_parts(self) -> (Box<dyn Reader>, String) {
+        (self.reader, self.held)
     }
 
     /// Feeds the inner reader; returns the bytes it used and what that came to. The outer

@@ -319,8 +319,9 @@ pub struct MessageReader {
     name: String,
     args: RawArgs,
     gap: Gap,
-    /// The last invoke's reader, reset for the next one.
+    /// The last invoke's reader, reset for the next one, and its held buffer (`Nested`).
     spare_invoke: Option<Box<dyn Reader>>,
+    spare_invoke_held: String,
     /// The last header's `words` buffer, for the next header.
     spare_words: String,
 }
@@ -351,6 +352,7 @@ impl MessageReader {
             args: RawArgs::default(),
             gap: Gap::default(),
             spare_invoke: None,
+            spare_invoke_held: String::new(),
             spare_words: String::new(),
         }
     }
@@ -359,7 +361,8 @@ impl MessageReader {
     fn open_invoke(&mut self, sink: &mut Sink) -> bool {
         let CallBody::Invokes { open, xml, .. } = self.cfg.calls else { return false };
         let reader = reuse(self.spare_invoke.take(), false, || Box::new(XmlReader::new(xml)));
-        self.part = Part::Invoke(Nested::new(reader, open, sink));
+        let held = core::mem::take(&mut self.spare_invoke_held);
+        self.part = Part::Invoke(Nested::new(reader, open, held, sink));
         true
     }
 
@@ -495,7 +498,7 @@ impl Reader for MessageReader {
         self.part = Part::Header(Header::new(false, Slot::Free, words));
         self.committed = false;
         self.name.clear();
-        self.args = RawArgs::default();
+        self.args.reset();
         self.gap = Gap::default();
         true
     }
@@ -606,7 +609,9 @@ impl Reader for MessageReader {
                         return Step::partial(i);
                     }
                     if let Part::Invoke(call) = core::mem::replace(&mut self.part, Part::Body(Route::Call)) {
-                        self.spare_invoke = Some(call.into_reader());
+                        let (reader, held) = call.into_parts();
+                        self.spare_invoke = Some(reader);
+                        self.spare_invoke_held = held;
                     }
                     match nest {
                         // Not a call after all: its markup is text.

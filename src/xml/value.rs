@@ -284,6 +284,10 @@ pub fn close_call_after(spent: Option<&mut ParamValue>, w: &mut ObjectWriter, si
 
 /// Closes the open call's arguments object (`}`, or `{}` without parameters) and ends the call.
 pub fn close_call(w: &mut ObjectWriter, sink: &mut Sink) {
-    sink.args(w.closing());
+    match w.closing() {
+        // No parameter: the whole arguments, taken without a scan (`Sink::args_whole`).
+        whole @ "{}" => sink.args_whole(whole, 1),
+        tail => sink.args(tail),
+    };
     sink.end_call();
 }
