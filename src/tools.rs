@@ -14,6 +14,8 @@ pub struct Tool {
     pub parameters: Value,
     /// Its `pattern`s and `patternProperties` keys, compiled once.
     pub patterns: crate::schema::pattern::Patterns,
+    /// The schema read once for the fast "no issue" answer, when it is flat (`schema::flat`).
+    flat: Option<crate::schema::flat::FlatSchema>,
     /// Where its patterns' "not checked" flags start in `Tools::reported`.
     reported_at: usize,
 }
@@ -49,7 +51,8 @@ impl Tools {
             patterns.collect(&parameters);
             let reported_at = patterns_seen;
             patterns_seen += patterns.len();
-            list.push(Tool { name: name.to_string(), parameters, patterns, reported_at });
+            let flat = crate::schema::flat::FlatSchema::of(&parameters);
+            list.push(Tool { name: name.to_string(), parameters, patterns, flat, reported_at });
         }
         Ok(Tools { list: list.into(), reported: vec![Cell::new(false); patterns_seen] })
     }
@@ -119,6 +122,10 @@ impl Tools {
     /// reported `type_coercion`); type problems under them are not reported twice.
     pub fn validate_call(&self, name: &str, args: &str, repaired: bool, coerced: &[String], out: &mut Vec<(Label, String)>) {
         let Some(tool) = self.get(name) else { return };
+        // A flat schema answers "no issue" without parsing the arguments; else the full check.
+        if tool.flat.as_ref().is_some_and(|f| f.passes(args, repaired)) {
+            return;
+        }
         let Ok(value) = crate::json::parse(args) else { return };
         let reported = self.reported.get(tool.reported_at..tool.reported_at + tool.patterns.len()).unwrap_or_default();
         let check = crate::schema::validate::Check { skip_required: repaired, patterns: Some(&tool.patterns), reported };

@@ -4,6 +4,7 @@
 
 use crate::prelude::*;
 pub mod coerce;
+pub mod flat;
 pub mod format;
 pub mod number;
 pub mod pattern;
