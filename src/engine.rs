@@ -47,8 +47,10 @@ struct SectionState {
     given_back: bool,
 }
 
+/// The open payload's bookkeeping (`Mode::Payload`; its reader is `Engine::reader`). Kept in
+/// the engine from payload to payload, with its buffer's memory.
+#[derive(Default)]
 struct PayloadState {
-    reader: Box<dyn Reader>,
     /// The opening marker (consumed) and the bytes consumed while no call was started.
     held: String,
     calls_at_start: usize,
@@ -63,7 +65,8 @@ struct PayloadState {
 enum Mode {
     Text { reasoning: bool },
     Section,
-    Payload(PayloadState),
+    /// Reading a payload: `Engine::payload_state` and `Engine::reader`.
+    Payload,
     /// `held`: whitespace after the payload, from offset `at`.
     After { held: String, at: usize },
     /// Dropping the rest of a malformed payload (`keepMalformed: false`) up to its closing
@@ -82,13 +85,14 @@ pub struct Engine {
     payload: Payload,
     /// Read after the `BARE_PAYLOAD` marker (see `set_recovery`).
     bare_payload: Payload,
-    /// The last payload's reader and whether it was opened bare, reused for the next payload
-    /// when it can reset itself (`Reader::reset`: its marker sets are built once per parser,
-    /// not once per payload).
-    spare: Option<(bool, Box<dyn Reader>)>,
-    /// An empty buffer for the next payload's `held` or the whitespace held after a payload
-    /// (`Mode::After`): the last one's, memory kept (`keep_held`).
-    spare_held: String,
+    /// The open payload's reader in `Mode::Payload`; otherwise the last payload's reader of the
+    /// family (`reader_bare`: whether it was opened bare), reused for the next payload when it
+    /// can reset itself (`Reader::reset`: its marker sets are built once per parser, not once
+    /// per payload).
+    reader: Option<Box<dyn Reader>>,
+    reader_bare: bool,
+    /// See `PayloadState`.
+    payload_state: PayloadState,
     has_end: bool,
     content: MarkerSet,
     thinking: MarkerSet,
@@ -165,8 +169,9 @@ impl Engine {
         Engine {
             payload: syntax.payload,
             bare_payload: Payload::None,
-            spare: None,
-            spare_held: String::new(),
+            reader: None,
+            reader_bare: false,
+            payload_state: PayloadState::default(),
             has_end: !syntax.end.is_empty(),
             content,
             thinking,
@@ -216,14 +221,15 @@ impl Engine {
         let (reasoning, stop) = match &self.mode {
             Mode::Text { reasoning: false } => (false, self.content.ascii_firsts()),
             Mode::Text { reasoning: true } => (true, self.thinking.ascii_firsts()),
-            Mode::Payload(p) => {
-                let stop = p.reader.quiet()?;
+            Mode::Payload => {
+                let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
+                let stop = reader.quiet()?;
                 if sink.calls_started() > p.calls_at_start {
                     return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? });
                 }
                 // The reader's own text or reasoning: emitted as it comes once it committed (no
                 // call follows it in the payload, so it is never held: `Reader::quiet`).
-                if !p.reader.committed() {
+                if !reader.committed() {
                     return None;
                 }
                 (stop.0 & Stop::REASONING.0 != 0, stop)
@@ -256,7 +262,7 @@ impl Engine {
         self.run(true, sink);
         if sink.in_call() {
             sink.end_call_truncated();
-            self.settle_markup(self.base, sink);
+            self.settle_markup(self.base, "", sink);
         }
         sink.settle_held(true);
         sink.hold_text(false);
@@ -275,21 +281,30 @@ impl Engine {
     /// the bytes consumed.
     fn consume(&mut self, input: &str, eof: bool, sink: &mut Sink) -> usize {
         let mut pos = 0;
+        // The current call's markup is `markup.text` then `input[from..pos]` (copied only when
+        // it is needed: a left-out call, or the end of this input).
+        let mut from = 0;
         loop {
-            let capture = self.markup.on && matches!(self.mode, Mode::Payload(_));
+            let capture = self.markup.on && matches!(self.mode, Mode::Payload);
             sink.hold_text(capture);
             let Some(used) = self.step(&input[pos..], self.base + pos, eof, sink) else { break };
+            let end = pos + used;
             if capture {
                 if sink.take_markup_restart() {
                     // A nested call after text: its markup starts with this step.
                     self.markup.text.clear();
                     self.markup.at = self.base + pos;
+                    from = pos;
                 }
-                self.markup.text.push_str(&input[pos..pos + used]);
-                self.settle_markup(self.base + pos + used, sink);
+                if self.settle_markup(self.base + end, &input[from..end], sink) {
+                    from = end;
+                }
+            } else {
+                from = end;
             }
-            pos += used;
+            pos = end;
         }
+        self.markup.text.push_str(&input[from..pos]);
         self.base += pos;
         pos
     }
@@ -301,12 +316,16 @@ impl Engine {
         self.step_mode(input, off, eof, sink)
     }
 
-    /// After a payload step that consumed input up to `end`: a call that ended in it and is left
-    /// out gets its markup as `text`; the next call's markup starts at `end`.
+    /// After a payload step that consumed input up to offset `end`, `pending` being the
+    /// markup bytes before `end` not in `markup.text` yet: a call that ended in it and is left
+    /// out gets its markup as `text`; the next call's markup starts at `end`. Returns true when
+    /// `pending` was settled (else it is still the current call's markup).
     #[inline(never)]
-    fn settle_markup(&mut self, end: usize, sink: &mut Sink) {
+    fn settle_markup(&mut self, end: usize, pending: &str, sink: &mut Sink) -> bool {
         let m = &mut self.markup;
+        let mut settled = false;
         if let Some((pos, kept)) = sink.take_ended() {
+            settled = true;
             m.left_out = !kept;
             if kept {
                 sink.settle_held(true);
@@ -315,21 +334,25 @@ impl Engine {
                     sec.given_back = false;
                 }
             } else {
+                m.text.push_str(pending);
                 sink.leave_out(pos, core::mem::take(&mut m.text), m.at);
             }
             m.at = end;
         }
-        if !matches!(self.mode, Mode::Payload(_)) {
-            let give_back = m.left_out && !m.text.is_empty();
-            // Held text after a left-out last call is in `m.text`.
+        if !matches!(self.mode, Mode::Payload) {
+            let give_back = m.left_out && !(settled || m.text.is_empty() && pending.is_empty());
+            // Held text after a left-out last call is in its markup.
             sink.settle_held(!give_back);
             sink.hold_text(false);
             if give_back {
                 // What the payload consumed after its left-out last call (a list's `]`).
+                m.text.push_str(pending);
                 sink.text_at(m.at, &m.text);
             }
             m.text.clear();
+            settled = true;
         }
+        settled
     }
 
     fn step_mode(&mut self, input: &str, off: usize, eof: bool, sink: &mut Sink) -> Option<usize> {
@@ -369,18 +392,18 @@ impl Engine {
                                 self.mode = Mode::Section;
                             }
                             Act::Start => {
-                                let mut held = core::mem::take(&mut self.spare_held);
-                                held.push_str(marker);
-                                self.open_payload(true, held, 0, off + at, sink);
+                                self.payload_state.held.clear();
+                                self.payload_state.held.push_str(marker);
+                                self.open_payload(true, 0, off + at, sink);
                             }
                             Act::Bare => {
-                                let held = core::mem::take(&mut self.spare_held);
-                                self.open_payload(true, held, len, off + at, sink);
+                                self.payload_state.held.clear();
+                                self.open_payload(true, len, off + at, sink);
                                 return Some(at);
                             }
                             BARE_PAYLOAD => {
-                                let held = core::mem::take(&mut self.spare_held);
-                                self.open_payload(false, held, len, off + at, sink);
+                                self.payload_state.held.clear();
+                                self.open_payload(false, len, off + at, sink);
                                 return Some(at);
                             }
                             _ => {}
@@ -445,13 +468,13 @@ impl Engine {
                         }
                         match self.section_set.act(idx) {
                             Act::Start => {
-                                let mut held = core::mem::take(&mut self.spare_held);
-                                held.push_str(self.section_set.text(idx));
-                                self.open_payload(true, held, 0, off, sink);
+                                self.payload_state.held.clear();
+                                self.payload_state.held.push_str(self.section_set.text(idx));
+                                self.open_payload(true, 0, off, sink);
                             }
                             Act::Bare => {
-                                let held = core::mem::take(&mut self.spare_held);
-                                self.open_payload(true, held, len, off, sink);
+                                self.payload_state.held.clear();
+                                self.open_payload(true, len, off, sink);
                                 return Some(0);
                             }
                             Act::SectionEnd => {
@@ -481,10 +504,14 @@ impl Engine {
                     }
                 }
             }
-            Mode::Payload(p) => {
+            Mode::Payload => {
+                let (p, Some(reader)) = (&mut self.payload_state, self.reader.as_mut()) else {
+                    self.mode = Mode::Text { reasoning: false };
+                    return Some(0);
+                };
                 // While no call started, the reader may see at most `room` more bytes, so that
                 // the hold limit is hit at the same byte whatever the chunking.
-                let committed_before = sink.calls_started() > p.calls_at_start || p.reader.committed();
+                let committed_before = sink.calls_started() > p.calls_at_start || reader.committed();
                 let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
                 let (visible, capped) = if !committed_before && input.len() > room {
                     (&input[..floor_char_boundary(input, room)], true)
@@ -492,7 +519,7 @@ impl Engine {
                     (input, false)
                 };
                 let ends_before = sink.calls_ended();
-                let step = p.reader.feed(visible, eof && !capped, sink);
+                let step = reader.feed(visible, eof && !capped, sink);
                 // Contract breaches (see `Reader::feed`) trip the harness and the fuzzers; a
                 // release build survives them without a panic.
                 debug_assert!(step.used <= visible.len(), "a reader consumed {} of {} bytes", step.used, visible.len());
@@ -501,7 +528,7 @@ impl Engine {
                 debug_assert!(sink.calls_ended() <= ends_before + 1, "a reader ended several calls in one step");
                 debug_assert!(!ended || !sink.output_since_end(), "a reader went on after ending a call in the same step");
                 let used = step.used.min(visible.len());
-                let committed = sink.calls_started() > p.calls_at_start || p.reader.committed();
+                let committed = sink.calls_started() > p.calls_at_start || reader.committed();
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {
@@ -653,18 +680,21 @@ impl Engine {
         }
     }
 
-    /// Starts reading a payload of kind `payload`; `held` is its consumed opening marker,
-    /// `bare_len` the length of an opening marker that belongs to the payload (0 for none).
-    /// Opens the family's payload (`main`) or the `bareJson` one; `at` is the offset of its
-    /// opening marker.
-    fn open_payload(&mut self, main: bool, held: String, bare_len: usize, at: usize, sink: &Sink) {
+    /// Starts reading a payload: `payload_state.held` holds its consumed opening marker (empty
+    /// for none), `bare_len` is the length of an opening marker that belongs to the payload (0
+    /// for none). Opens the family's payload (`main`) or the `bareJson` one; `at` is the offset
+    /// of its opening marker.
+    fn open_payload(&mut self, main: bool, bare_len: usize, at: usize, sink: &Sink) {
         let payload = if main { self.payload } else { self.bare_payload };
         // A custom factory may make a different reader for a bare payload than for one after
         // a consumed marker: its spare is reused only for the same kind of opening.
         let bare = bare_len > 0;
         let custom = matches!(payload, Payload::Custom(_));
-        let spare = self.spare.take().filter(|(was_bare, _)| main && (!custom || *was_bare == bare)).map(|(_, r)| r);
-        let reader = reuse(spare, bare, || payload.reader(bare));
+        let spare = self.reader.take().filter(|_| main && (!custom || self.reader_bare == bare));
+        self.reader = Some(reuse(spare, bare, || payload.reader(bare)));
+        self.reader_bare = bare;
+        let p = &mut self.payload_state;
+        (p.calls_at_start, p.bare_len, p.main, p.at) = (sink.calls_started(), bare_len, main, at);
         let m = &mut self.markup;
         m.on = !self.drop_malformed && !(sink.keep.repaired && sink.keep.truncated);
         m.at = at;
@@ -677,28 +707,23 @@ impl Engine {
                 m.at = sec.at;
                 sec.given_back = true;
             }
-            m.text.push_str(&held);
+            m.text.push_str(&p.held);
         }
-        self.mode = Mode::Payload(PayloadState {
-            reader,
-            held,
-            calls_at_start: sink.calls_started(),
-            bare_len,
-            main,
-            at,
-        });
+        self.mode = Mode::Payload;
     }
 
+    /// The payload ended: its reader stays as the spare when it is the family's.
     fn after_payload(&mut self) {
-        if let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Skip) {
-            self.spare = p.main.then_some((p.bare_len > 0, p.reader));
-            self.keep_held(p.held);
+        if !self.payload_state.main {
+            self.reader = None;
         }
         let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
-            // The payload's buffer, empty (`keep_held`): a payload and the whitespace after it
-            // are never held at once.
-            Mode::After { held: core::mem::take(&mut self.spare_held), at: 0 }
+            // The payload's buffer, emptied (`keep_held` gives it back): a payload and the
+            // whitespace after it are never held at once.
+            let mut held = core::mem::take(&mut self.payload_state.held);
+            held.clear();
+            Mode::After { held, at: 0 }
         } else if self.section.is_some() {
             Mode::Section
         } else {
@@ -709,7 +734,11 @@ impl Engine {
     /// The payload was not a call: its marker and the bytes it consumed, up to offset `end`,
     /// become text (or are dropped: `drop`, malformed markup under `keepMalformed: false`).
     fn reject_payload(&mut self, end: usize, sink: &mut Sink, drop: bool) {
-        let Mode::Payload(p) = core::mem::replace(&mut self.mode, Mode::Text { reasoning: false }) else { return };
+        if !matches!(self.mode, Mode::Payload) {
+            return;
+        }
+        self.mode = Mode::Text { reasoning: false };
+        let p = &self.payload_state;
         let mut start = p.at;
         if let Some(sec) = &self.section {
             if sec.calls_at_open == sink.calls_started() {
@@ -728,14 +757,15 @@ impl Engine {
         } else {
             sink.text_at(p.at, &p.held);
         }
-        self.spare = p.main.then_some((p.bare_len > 0, p.reader));
-        self.keep_held(p.held);
+        if !p.main {
+            self.reader = None;
+        }
     }
 
-    /// Keeps a finished payload's `held` buffer, or `Mode::After`'s, cleared for the next one.
-    fn keep_held(&mut self, mut held: String) {
-        held.clear();
-        self.spare_held = held;
+    /// Gives `Mode::After`'s buffer back as the payloads' (`PayloadState::held`; cleared when a
+    /// payload opens).
+    fn keep_held(&mut self, held: String) {
+        self.payload_state.held = held;
     }
 
     /// Leaves a section; when it held no call, its marker and whitespace are text (else they

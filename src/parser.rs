@@ -202,6 +202,17 @@ impl ToolCallParser {
         ToolCallParser::with_tools(opts, tools_of(opts)?)
     }
 
+    /// Fails where `new` would, without building a parser: the family, the reasoning parser,
+    /// the template and the tools are read (for hosts that check options before a parser is
+    /// needed, as the SSE rewriter does at construction).
+    pub fn check(opts: &Options) -> Result<(), Error> {
+        let family = resolve_family(&opts.parser, opts.model.as_deref())?;
+        let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
+        // Builds an engine only for a template-driven family (the template is read there).
+        crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)?;
+        tools_of(opts).map(|_| ())
+    }
+
     /// `new` with `opts.tools` already read (`tools_of`; a host that builds many parsers from
     /// the same options reads them once and gives each parser `Tools::fresh`): `opts.tools`
     /// itself is not read.
@@ -409,6 +420,31 @@ mod tests {
     use crate::prelude::*;
     use super::*;
     use crate::json::json;
+
+    /// `check` fails exactly where `new` fails, with the same message.
+    #[test]
+    fn check_fails_where_new_fails() {
+        let cases = [
+            json!({"parser": "hermes"}),
+            json!({"parser": "nope"}),
+            json!({"parser": "auto", "model": "Qwen/Qwen3-8B"}),
+            json!({"parser": "hermes", "reasoning": "qwen3"}),
+            json!({"parser": "hermes", "reasoning": "nope"}),
+            json!({"parser": "hf"}),
+            json!({"parser": "hf", "template": {"start": 3}}),
+            json!({"parser": "hf", "template": "nope"}),
+            json!({"parser": "hermes", "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}),
+            json!({"parser": "hermes", "tools": {"f": 1}}),
+        ];
+        let mut failed = 0;
+        for v in cases {
+            let o = Options::from_json(&v).unwrap();
+            let (checked, built) = (ToolCallParser::check(&o), ToolCallParser::new(&o).map(|_| ()));
+            assert_eq!(checked, built, "{v}");
+            failed += checked.is_err() as usize;
+        }
+        assert!(failed >= 4, "{failed} of the cases fail");
+    }
 
     #[test]
     fn unknown_keys_are_errors_naming_the_valid_ones() {

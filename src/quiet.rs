@@ -25,6 +25,36 @@ impl Stop {
     /// JSON string, and in a message body it only makes NUL end the run.
     pub const REASONING: Stop = Stop(1);
 
+    /// In the hint of a reader that forwards a JSON string as it comes (arguments): a `\\`
+    /// followed in the same input by one of `"\\/bfnrt` (a simple escape) is quiet too, both
+    /// bytes forwarded as they are and the string back where it was. The bit of DEL, which
+    /// then also ends the run: a reader of the set that does not read escapes (`has`) stops
+    /// at DEL and at every `\\`, as before.
+    pub const ESCAPES: Stop = Stop(1 << 127);
+    /// `JSON_STRING` with `ESCAPES`: the hint of a JSON string forwarded raw.
+    pub const JSON_STRING_ESCAPES: Stop = Stop::JSON_STRING.or(Stop::ESCAPES);
+
+    /// Whether a simple escape is quiet (`ESCAPES`).
+    pub const fn escapes(self) -> bool {
+        self.0 & Stop::ESCAPES.0 != 0
+    }
+
+    /// True when a run may hold `bytes`: none ends it (`has`), but for the complete simple
+    /// escapes the set admits (`ESCAPES`).
+    pub fn admits(self, bytes: &[u8]) -> bool {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.has(bytes[i]) {
+                if !(bytes[i] == b'\\' && self.escapes() && bytes.get(i + 1).is_some_and(|&e| is_simple_escape(e))) {
+                    return false;
+                }
+                i += 1;
+            }
+            i += 1;
+        }
+        true
+    }
+
     /// Both sets.
     pub const fn or(self, other: Stop) -> Stop {
         Stop(self.0 | other.0)
@@ -37,6 +67,11 @@ impl Stop {
         let half = if b < 64 { self.0 as u64 } else { (self.0 >> 64) as u64 };
         b >= 0x80 || half >> (b & 63) & 1 != 0
     }
+}
+
+/// The second byte of a JSON simple escape (`\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`).
+pub fn is_simple_escape(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
 }
 
 /// What a quiet chunk becomes.
@@ -58,15 +93,31 @@ pub struct Quiet {
 }
 
 impl Quiet {
-    /// True when `chunk` (of at most `budget` bytes) is quiet: no byte in `stop`, none non-ASCII.
+    /// True when `chunk` (of at most `budget` bytes) is quiet: no byte in `stop`, none
+    /// non-ASCII, but for the escapes `stop` admits (`Stop::admits`).
     pub fn admits(&self, chunk: &str) -> bool {
-        chunk.len() <= self.budget && !chunk.bytes().any(|b| self.stop.has(b))
+        chunk.len() <= self.budget && self.stop.admits(chunk.as_bytes())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::Stop;
+
+    /// `admits` refuses every stop byte, but a complete simple escape when the set says so.
+    #[test]
+    fn admits_whole_simple_escapes_only_with_escapes() {
+        let (plain, esc) = (Stop::JSON_STRING, Stop::JSON_STRING_ESCAPES);
+        for ok in ["abc", r#"a\nb"#, r#"\"\\\/\b\f\n\r\t"#, ""] {
+            assert!(esc.admits(ok.as_bytes()), "{ok}");
+            assert_eq!(plain.admits(ok.as_bytes()), !ok.contains('\\'), "{ok}");
+        }
+        for bad in [r#"a\"#, r#"\u0041"#, r#"\x"#, "a\"b", "a\nb", "caf\u{e9}", r#"\\\"#] {
+            assert!(!esc.admits(bad.as_bytes()), "{bad}");
+            assert!(!plain.admits(bad.as_bytes()), "{bad}");
+        }
+        assert!(esc.escapes() && !plain.escapes() && !esc.admits(b"\x7f") && plain.admits(b"\x7f"));
+    }
 
     /// `has` reads the bit of `b` in the `u128` set, every byte outside ASCII stopping.
     #[test]

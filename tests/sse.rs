@@ -400,4 +400,27 @@ fn quiet_path_writes_what_the_rewriter_writes() {
         let events = input.matches("\n\n").count();
         assert!(options["limits"].is_object() || answered > events / 2, "{options}: {answered} chunks answered of {events} events");
     }
+    // Escapes in the texts: newlines, quotes, backslashes, tabs, control characters and
+    // `\uXXXX` (ASCII and not) in prose and reasoning, escaped quotes and newlines in an
+    // argument (the model's own JSON escapes), `\/` and `\u0041`-style escapes of plain
+    // bytes: each event's text is read as the plain path decodes it.
+    let prose = "Line one\n\tsays \"hi\" to C:\\dir/file, A\u{1}B caf\u{e9} <b>\n\n";
+    let value = "fn main() {\\n    println!(\\\"A/B\\\");\\n}\\n".repeat(20);
+    let text = format!("<think>Think \"twice\":\n- a/b\n- \\x\n</think>{prose}<tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"src/a.rs\", \"content\": \"{value}\", \"note\": \"{}\"}}}}\n</tool_call> Done.\n", "A/B plain ".repeat(20));
+    // Some events write `/` as `\/` and `A` as `\u0041`, `e` as `\u0065` (as upstreams may).
+    let data = |piece: &str, n: usize| {
+        let piece = match n % 3 {
+            0 => piece.replace('/', "\\/"),
+            1 => piece.replace('A', "\\u0041").replace('e', "\\u0065"),
+            _ => piece.to_string(),
+        };
+        format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{piece}}},"finish_reason":null}}]}}"#)
+    };
+    let input = stream(&text, &data);
+    assert!(input.contains("\\\\n") && input.contains("\\\"") && input.contains("\\u0041") && input.contains("\\/") && input.contains("\\u0001"));
+    for options in [json!({"parser": "hermes"}), json!({"parser": "hermes", "reasoning": "qwen3"}), json!({"parser": "hermes", "limits": {"maxArgsBytes": 300}})] {
+        let answered = quiet_chunkings(&options, input.as_bytes(), &format!("escapes, {options}"));
+        let events = input.matches("\n\n").count();
+        assert!(options["limits"].is_object() || answered > events / 3, "escapes, {options}: {answered} chunks answered of {events} events");
+    }
 }

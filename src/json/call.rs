@@ -599,7 +599,7 @@ impl WrapperReader {
     /// See `Reader::quiet`: inside a string of arguments forwarded raw.
     fn quiet(&self) -> Option<crate::quiet::Stop> {
         let forwarding = self.part == ObjectPart::Value && self.role == Role::Args && self.committed;
-        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING)
+        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING_ESCAPES)
     }
 
     fn classify_key(&self) -> Role {

@@ -34,19 +34,28 @@ pub fn push_escaped(out: &mut String, s: &str) {
 
 /// Appends the escape of control byte `b` (below 0x20): its short form, else `\u00XX`.
 pub(crate) fn push_control_escape(out: &mut String, b: u8) {
-    match b {
-        b'\n' => out.push_str("\\n"),
-        b'\r' => out.push_str("\\r"),
-        b'\t' => out.push_str("\\t"),
-        0x08 => out.push_str("\\b"),
-        0x0c => out.push_str("\\f"),
+    let (e, n) = escape_of(b);
+    // ASCII by construction.
+    out.push_str(core::str::from_utf8(&e[..n]).unwrap_or_default());
+}
+
+/// How `push_escaped` writes byte `b` when it `needs_escape` (`"`, `\\`, a control
+/// character): the bytes and their count (the short forms, else `\u00xx` in lowercase hex).
+pub(crate) fn escape_of(b: u8) -> ([u8; 6], usize) {
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        0x08 => b'b',
+        0x0c => b'f',
         _ => {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
+            return ([b'\\', b'u', b'0', b'0', HEX[(b >> 4 & 15) as usize], HEX[(b & 15) as usize]], 6);
         }
-    }
+    };
+    ([b'\\', short, 0, 0, 0, 0], 2)
 }
 
 /// A byte a JSON string cannot hold as it is: `"`, `\\` or a control character.

@@ -94,7 +94,7 @@ impl RawArgs {
 
     /// Inside a string of the arguments with no escape pending (`Reader::quiet`).
     pub fn quiet(&self) -> Option<crate::quiet::Stop> {
-        self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING)
+        self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING_ESCAPES)
     }
 
     /// Returns the bytes used and whether the call ended.

@@ -91,9 +91,9 @@ impl SseOptions {
         Ok(o)
     }
 
-    /// Fails when no parser can be built from these options.
+    /// Fails when no parser can be built from these options (without building one).
     pub fn check(&self) -> Result<(), Error> {
-        crate::parser::ToolCallParser::new(&self.parser).map(|_| ())
+        crate::parser::ToolCallParser::check(&self.parser)
     }
 
     /// The parser options for one choice: `model` from upstream when not given, and call ids

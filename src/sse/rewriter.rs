@@ -232,11 +232,14 @@ pub enum Answer {
 
 /// The SSE form of the quiet-run hint (`crate::quiet`): after a push that ended with a
 /// one-choice chat event whose text went to the parser as is, the next upstream events that
-/// are the same bytes but for their text (`input_prefix` + text + `input_suffix`, the text
-/// ASCII outside `stop`, at most `budget` bytes in all) would each come out as
-/// `output_prefix` + text + `output_suffix` (the same event when `verbatim`), their text going
-/// to choice `slot`'s parser and nothing else changing. `push_answered` answers such events
-/// from these bytes and hands their texts to the parser before the next input.
+/// are the same bytes but for their text (`input_prefix` + text + `input_suffix`; the text a
+/// JSON string body whose escapes are ASCII ones (`unescape_ascii`) and whose decoded bytes are
+/// ASCII outside `stop` but for the simple escapes the parser's set admits (`Stop::ESCAPES`:
+/// a code argument's `\\n`), at most `budget` decoded bytes in all) would each come out as
+/// `output_prefix` + text + `output_suffix` (the text re-escaped as `push_json_string` writes
+/// it; the same event when `verbatim`), the decoded text going to choice `slot`'s parser and
+/// nothing else changing. `push_answered` answers such events from these bytes and hands their
+/// texts to the parser before the next input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SseQuiet {
     slot: usize,
@@ -249,6 +252,9 @@ pub struct SseQuiet {
     pub output_suffix: String,
     /// `output_suffix` + `output_prefix`: what comes between two answered texts, one copy.
     output_joint: String,
+    /// The parser's set admits simple escapes in the decoded text (`Stop::ESCAPES`; `stop`
+    /// holds DEL either way).
+    escapes: bool,
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -305,21 +311,18 @@ impl SseRewriter {
         self.hint.as_ref()
     }
 
-    /// Like `push`, with the same output, but a chunk made only of whole events that the
-    /// quiet-run hint admits (see [`SseQuiet`]) is answered from the hint's bytes without
-    /// reading it as SSE or JSON: `Verbatim` when every such event comes out as it came (then
-    /// nothing is appended: the output is `bytes`). Their texts wait (at most 64 KiB) and go
-    /// to the choice's parser before any later input, so it still reads every byte.
+    /// Like `push`, with the same output, but the events of a chunk that the quiet-run hint
+    /// admits (see [`SseQuiet`]) are answered from the hint's bytes without reading them as
+    /// SSE or JSON, whole events at a time; an event it does not admit goes the plain way (and
+    /// the hint after it answers the next ones). `Verbatim` when every event of the chunk was
+    /// answered and comes out as it came (then nothing is appended: the output is `bytes`).
+    /// Answered texts wait (at most 64 KiB) and go to the choice's parser before any later
+    /// input, so it still reads every byte.
     pub fn push_answered(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Answer {
         let start = out.len();
-        if let Some((answer, end)) = self.answer_quiet(bytes, out, start) {
-            self.quiet_chunks += 1;
-            out.truncate(end);
-            return answer;
-        }
-        out.truncate(start);
-        self.push(bytes, out);
-        Answer::Written
+        let (answer, end) = self.push_answered_at(bytes, out, start);
+        out.truncate(end);
+        answer
     }
 
     /// `push_answered` into a reused buffer: the output is written at the start of `out`,
@@ -327,23 +330,57 @@ impl SseRewriter {
     /// may stay longer: its zeroed room is not written again for the next chunk). `n` is 0
     /// for `Verbatim`.
     pub fn push_answered_over(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> (Answer, usize) {
-        if let Some((answer, end)) = self.answer_quiet(bytes, out, 0) {
-            self.quiet_chunks += 1;
-            return (answer, end);
-        }
-        out.clear();
-        self.push(bytes, out);
-        (Answer::Written, out.len())
+        self.push_answered_at(bytes, out, 0)
     }
 
-    /// The quiet answer for `bytes` (see `push_answered`) written into `out` from `start`
-    /// (bytes there and after are overwritten; `out` grows, zeroed, when it is too short) and
-    /// where it ends (`start` for `Verbatim`), or `None` with nothing changed but `out` from
-    /// `start`. Written for the size-optimised wasm build, where every `Vec::push` is a call
-    /// and a `memory.copy` costs more than a short byte loop: the texts and the output are
-    /// written by index into zeroed room kept between chunks, short texts a byte at a time,
-    /// and the output between two texts (`output_joint`) is one copy per event.
-    fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> Option<(Answer, usize)> {
+    /// `push_answered` with the output written into `out` from `start` (bytes there and after
+    /// are scratch); returns where it ends (`start` for `Verbatim`).
+    fn push_answered_at(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> (Answer, usize) {
+        let mut at = 0;
+        let mut o = start;
+        let mut answered = false;
+        while at < bytes.len() {
+            let rest = &bytes[at..];
+            if let Some((used, end)) = self.answer_quiet(rest, out, o) {
+                answered = true;
+                if self.hint.as_ref().is_some_and(|h| h.verbatim) {
+                    if used == bytes.len() {
+                        self.quiet_chunks += 1;
+                        return (Answer::Verbatim, start);
+                    }
+                    grow_zeroed(out, o + used);
+                    o = put(out, o, &rest[..used]).unwrap_or(o);
+                } else {
+                    o = end;
+                }
+                at += used;
+                continue;
+            }
+            // The next event the plain way (its hint then answers the ones after it), or all
+            // that is left when there is no hint to answer them.
+            let n = match self.hint {
+                Some(_) => rest.windows(2).position(|w| w == b"\n\n").map_or(rest.len(), |i| i + 2),
+                None => rest.len(),
+            };
+            out.truncate(o);
+            self.push(&rest[..n], out);
+            o = out.len();
+            at += n;
+        }
+        self.quiet_chunks += answered as usize;
+        (Answer::Written, o)
+    }
+
+    /// The quiet answer for the longest run of whole events at the start of `bytes` that the
+    /// hint admits (see `push_answered`), written into `out` from `start` unless the hint is
+    /// verbatim (bytes there and after are overwritten; `out` grows, zeroed, when it is too
+    /// short): how many bytes of `bytes` it answered and where the output ends, or `None` when
+    /// the first event is not admitted, with nothing changed but `out` from `start`. Written
+    /// for the size-optimised wasm build, where every `Vec::push` is a call and a
+    /// `memory.copy` costs more than a short byte loop: the texts and the output are written
+    /// by index into zeroed room kept between chunks, short texts a byte at a time, and the
+    /// output between two texts (`output_joint`) is one copy per event.
+    fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> Option<(usize, usize)> {
         let h = self.hint.as_ref()?;
         if bytes.is_empty() {
             return None;
@@ -365,42 +402,86 @@ impl SseRewriter {
             o = put(out, o, h.output_prefix.as_bytes())?;
         }
         let mut at = 0;
-        let ok = loop {
-            let rest = &bytes[at..];
-            if !same_bytes(rest, ip) {
-                break false;
-            }
-            let body = &rest[ip.len()..];
+        // The events answered so far: where they end in `bytes`, in `texts` and in `out`.
+        let mut done = (0, t, o);
+        while same_bytes(&bytes[at..], ip) {
+            let body = &bytes[at + ip.len()..];
+            // The text up to its closing quote, escapes decoded into `texts` (and, unless
+            // verbatim, written to `out` as `push_json_string` writes them).
             let mut len = 0;
-            while len < body.len() && !stop.has(body[len]) {
-                len += 1;
-            }
-            if !same_bytes(&body[len..], is) || t - texts_len + len > room {
-                break false;
-            }
-            let text = &body[..len];
-            t = match put(texts, t, text) {
-                Some(t) => t,
-                None => break false,
+            // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`).
+            let mut escape = false;
+            let fits = loop {
+                let Some(&b) = body.get(len) else { break false };
+                let (d, n) = match b {
+                    b'"' => break !escape,
+                    b'\\' => match unescape_ascii(&body[len..]) {
+                        Some(e) => e,
+                        None => break false,
+                    },
+                    _ => (b, 1),
+                };
+                // A raw control character is no JSON; `stop.has` refuses every byte from 0x80.
+                if b < 0x20 || t - texts_len >= room {
+                    break false;
+                }
+                if escape {
+                    if !crate::quiet::is_simple_escape(d) {
+                        break false;
+                    }
+                    escape = false;
+                } else if stop.has(d) {
+                    if d != b'\\' || !h.escapes {
+                        break false;
+                    }
+                    escape = true;
+                }
+                match texts.get_mut(t) {
+                    Some(slot) => *slot = d,
+                    None => break false,
+                }
+                t += 1;
+                len += n;
+                if !h.verbatim {
+                    let w = if crate::json::needs_escape(d) {
+                        let (e, k) = crate::json::escape_of(d);
+                        put(out, o, &e[..k])
+                    } else {
+                        out.get_mut(o).map(|slot| {
+                            *slot = d;
+                            o + 1
+                        })
+                    };
+                    o = match w {
+                        Some(w) => w,
+                        None => break false,
+                    };
+                }
             };
+            if !fits || !same_bytes(&body[len..], is) {
+                break;
+            }
             at += ip.len() + len + is.len();
             let last = at >= bytes.len();
             if !h.verbatim {
+                // `output_joint` starts with `output_suffix`: the event's output ends there.
                 let after = if last { h.output_suffix.as_bytes() } else { h.output_joint.as_bytes() };
-                o = match put(out, o, text).and_then(|o| put(out, o, after)) {
-                    Some(o) => o,
-                    None => break false,
-                };
+                let Some(end) = put(out, o, after) else { break };
+                done = (at, t, o + h.output_suffix.len());
+                o = end;
+            } else {
+                done = (at, t, o);
             }
             if last {
-                break true;
+                break;
             }
-        };
-        if !ok {
+        }
+        let (used, t, end) = done;
+        if used == 0 {
             return None;
         }
         self.quiet_len = t;
-        Some(if h.verbatim { (Answer::Verbatim, start) } else { (Answer::Written, o) })
+        Some((used, end))
     }
 
     /// Hands the texts of answered events to the hinted choice's parser (their events left
@@ -638,11 +719,11 @@ impl SseRewriter {
     /// of the part the text became. `template`: the output written with `SENTINEL` for the
     /// text (and the wire index of the call, for arguments); `None`: the event went verbatim.
     fn quiet_after(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>, template: Option<(String, Option<usize>)>) -> Option<SseQuiet> {
-        let (Some(t), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
+        let (Some(_), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
         let raw = fast::get(&c.delta, "content")?;
         let start = (raw.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
-        // No escapes in the text (the event's bytes are the text's), one `data` line.
-        if raw.len() != t.len() + 2 || ev.raw.len() != data.len() + 7 || ev.raw.get(6..6 + data.len()) != Some(data) || !ev.raw.starts_with("data: ") {
+        // One `data` line.
+        if ev.raw.len() != data.len() + 7 || ev.raw.get(6..6 + data.len()) != Some(data) || !ev.raw.starts_with("data: ") {
             return None;
         }
         let st = &self.choices[slot];
@@ -672,10 +753,11 @@ impl SseRewriter {
                 (t[..at].to_string(), t[at + SENTINEL_ESCAPED.len()..].to_string(), false)
             }
         };
-        // The text must also read as itself in the event: no escapes, no control characters.
-        let stop = q.stop.or(crate::quiet::Stop::JSON_STRING).or(crate::quiet::Stop(1 << 127));
+        // The parser's stop bytes (and DEL) end a run in the decoded text (`answer_quiet`).
+        let stop = q.stop.or(crate::quiet::Stop(1 << 127));
         let output_joint = format!("{output_suffix}{output_prefix}");
-        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint })
+        let escapes = q.stop.escapes();
+        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes })
     }
 
     /// Keeps what later chunks need from the first chunk: its envelope, id and model.
@@ -1066,6 +1148,31 @@ fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
         dst.copy_from_slice(src);
     }
     Some(end)
+}
+
+/// The JSON escape at the start of `raw` (`\\` then `"`, `\\`, `/`, `b`, `f`, `n`, `r`, `t`,
+/// or `u` and four hex digits below 0x80) as its ASCII byte and its length; `None` for any
+/// other escape (a non-ASCII `\\u`, a bad one).
+fn unescape_ascii(raw: &[u8]) -> Option<(u8, usize)> {
+    let d = match *raw.get(1)? {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        b'u' => {
+            let mut v = 0u32;
+            for &h in raw.get(2..6)? {
+                v = v * 16 + (h as char).to_digit(16)?;
+            }
+            return (v < 0x80).then_some((v as u8, 6));
+        }
+        _ => return None,
+    };
+    Some((d, 2))
 }
 
 /// The eight bytes of `s` at `i`, as one word (0 past the end; callers stay within it).

@@ -185,6 +185,30 @@ test("SseRewriter: the quiet path writes what the rewriter writes, on every reco
   }
 });
 
+test("SseRewriter: the quiet path reads escaped texts (prose, reasoning, arguments) as the rewriter does", () => {
+  const prose = 'Line one\n\tsays "hi" to C:\\dir/file, A\u0001B caf\u00e9 <b>\n\n';
+  const value = 'fn main() {\\n    println!(\\"A/B\\");\\n}\\n'.repeat(20);
+  const text = `<think>Think "twice":\n- a/b\n- \\x\n</think>${prose}<tool_call>\n{"name": "write_file", "arguments": {"path": "src/a.rs", "content": "${value}", "note": "${"A/B plain ".repeat(20)}"}}\n</tool_call> Done.\n`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  // Some events write `/` as `\/`, `A` as `\u0041` and `e` as `\u0065`, as upstreams may.
+  const piece = (s, n) => {
+    const json = JSON.stringify(s);
+    return n % 3 === 0 ? json.replaceAll("/", "\\/") : n % 3 === 1 ? json.replaceAll("A", "\\u0041").replaceAll("e", "\\u0065") : json;
+  };
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < text.length; i += 4) sse += `data: ${head}{"content":${piece(text.slice(i, i + 4), i / 4)}},"finish_reason":null}]}\n\n`;
+  sse += `data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`;
+  for (const needle of ["\\\\n", '\\"', "\\u0041", "\\/", "\\u0001"]) assert.ok(sse.includes(needle), needle);
+  const input = new TextEncoder().encode(sse);
+  for (const options of [{ parser: "hermes" }, { parser: "hermes", reasoning: "qwen3" }, { parser: "hermes", limits: { maxArgsBytes: 300 } }]) {
+    for (const per of [1, 3, 8]) {
+      const chunks = eventChunks(input, per);
+      const answered = compareSse(`escapes, ${JSON.stringify(options)}, ${per} a chunk`, options, chunks);
+      if (!options.limits && per === 1) assert.ok(answered > chunks.length / 3, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
+    }
+  }
+});
+
 test("SseRewriter: chunks larger than the kept input buffer, between small ones, write what the rewriter writes", () => {
   const value = "lorem ipsum dolor sit amet, ".repeat(3000);
   const text = `Sure. <tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call> Done.`;
