@@ -227,6 +227,15 @@ impl Header {
         !(self.strict && self.bare_words > 1)
     }
 
+    /// Inside a word (`push` appends any char but whitespace to it): the length of the run of
+    /// ASCII graphic bytes `bytes` starts with, which `push` would append one by one; else 0.
+    fn word_run(&self, bytes: &[u8]) -> usize {
+        match self.phase {
+            Phase::Word(_) | Phase::Recipient => bytes.iter().take_while(|b| b.is_ascii_graphic()).count(),
+            _ => 0,
+        }
+    }
+
     /// Reads one char of the header; false when it cannot be part of one.
     fn push(&mut self, c: char, key: &str) -> bool {
         if self.strict && (c == '\n' || c == '\r') {
@@ -411,7 +420,25 @@ impl MessageReader {
                 Hit::Found { at, .. } | Hit::Hold { at } => at,
                 Hit::None => rest.len(),
             };
-            for (at, c) in rest[..end].char_indices() {
+            let text = &rest[..end];
+            let mut at = 0;
+            while at < text.len() {
+                // Inside a word, a run of ASCII graphic bytes extends it at once (what `push`
+                // does char by char) when the run stays within the limit.
+                let run = h.word_run(&text.as_bytes()[at..]);
+                if run > 0 && h.len + run <= max {
+                    h.len += run;
+                    h.words.push_str(&text[at..at + run]);
+                    at += run;
+                    continue;
+                }
+                let c = match text.as_bytes()[at] {
+                    b if b.is_ascii() => b as char,
+                    _ => match text[at..].chars().next() {
+                        Some(c) => c,
+                        None => break,
+                    },
+                };
                 h.len += c.len_utf8();
                 if h.len > max {
                     return Err(over_limit(h, i + at, max));
@@ -419,6 +446,7 @@ impl MessageReader {
                 if !h.push(c, cfg.recipient_key) {
                     return Err(Step::reject(i + at));
                 }
+                at += c.len_utf8();
             }
             match hit {
                 Hit::Found { at, idx } => {

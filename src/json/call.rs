@@ -200,9 +200,16 @@ impl Reader for CallsReader {
         if self.keep_nameless || self.collapse == self.bare {
             return false;
         }
-        let spare_obj = self.spare_obj.take().or_else(|| self.obj.take());
-        *self = CallsReader::new(self.shape, self.wrapper, bare);
-        self.spare_obj = spare_obj;
+        // Field by field as `new(shape, wrapper, bare)` makes them, keeping the buffers' memory
+        // and the last call object's reader.
+        let CallsReader { shape: _, wrapper: _, bare: b, collapse, collapsed_array, part, obj, spare_obj, calls, consumed, gap, skipped, keep_nameless: _ } = self;
+        if spare_obj.is_none() {
+            *spare_obj = obj.take();
+        }
+        *obj = None;
+        (*b, *collapse, *collapsed_array, *part, *calls, *consumed) = (bare, !bare, false, ListPart::Begin, 0, 0);
+        gap.clear();
+        skipped.clear();
         true
     }
 
@@ -827,14 +834,11 @@ impl WrapperReader {
                                 _ => None,
                             };
                             let (used, r) = match plain {
-                                Some(n) => {
-                                    self.scratch.push_str(&rest[..n]);
-                                    (n, Ok(Progress::Done))
-                                }
+                                Some(n) => (n, Ok(Progress::Done)),
                                 None => self.sc.feed(rest, Some(&mut self.scratch)),
                             };
                             match role {
-                                Role::Name => self.name_raw.push_str(&self.scratch),
+                                Role::Name if plain.is_none() => self.name_raw.push_str(&self.scratch),
                                 Role::Args if self.committed => {
                                     if r.is_ok() {
                                         sink.args_read(&self.scratch, &self.sc);
@@ -860,10 +864,17 @@ impl WrapperReader {
                                     self.part = ObjectPart::After;
                                     match role {
                                         Role::Name => {
-                                            let body = &self.name_raw[1..self.name_raw.len() - 1];
                                             let mut name = self.name.take().unwrap_or_else(|| core::mem::take(&mut self.spare_name));
                                             name.clear();
-                                            if unescape_into(body, &mut name).is_some() {
+                                            // A plain string's body is the name as it is.
+                                            let decoded = match plain {
+                                                Some(n) => {
+                                                    name.push_str(&rest[1..n - 1]);
+                                                    Some(())
+                                                }
+                                                None => unescape_into(&self.name_raw[1..self.name_raw.len() - 1], &mut name),
+                                            };
+                                            if decoded.is_some() {
                                                 crate::text::trim_in_place(&mut name);
                                                 self.name = Some(name);
                                             } else {

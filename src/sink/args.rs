@@ -43,11 +43,11 @@ impl ArgsGuard {
         ArgsGuard { text: String::with_capacity(64), before: scanner.clone(), scanner, overflowed: false, diverged: false }
     }
 
-    /// Makes this guard what `new(max_depth)` makes, keeping its allocations.
+    /// Makes this guard what `new(max_depth)` makes, keeping its allocations (`before` is a
+    /// snapshot taken before each use: what it holds between uses does not matter).
     pub fn reset(&mut self, max_depth: usize) {
         self.text.clear();
         self.scanner = JsonScanner::new(Expect::Object, max_depth);
-        self.before.clone_from(&self.scanner);
         self.overflowed = false;
         self.diverged = false;
     }

@@ -240,6 +240,9 @@ impl Emitter {
 
     /// Emits the held text (see `hold`).
     pub fn release_held(&mut self) {
+        if self.held_text.is_empty() {
+            return;
+        }
         let held = core::mem::take(&mut self.held_text);
         self.acct.inner(held.len(), false);
         self.push_text(&held);
