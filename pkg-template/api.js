@@ -18,6 +18,53 @@ export function optionsJson(options) {
   return JSON.stringify(typeof options === "string" ? { parser: options } : (options ?? {}));
 }
 
+/** The options text of the latest parser, and what it says as a fresh copy (`parserOptionsJson`). */
+let lastJson = "";
+let lastCopy;
+
+/**
+ * `optionsJson` for a parser: a program usually builds every parser with the same options (the
+ * same tools). When `options` say exactly what the latest parser's said (`sameJson`: a walk
+ * over them, about a third of `JSON.stringify`'s time), the latest text is reused. The copy is
+ * the package's own (`JSON.parse` of the text), so options mutated in place since, at any
+ * depth, are compared by what they say now, never by identity.
+ */
+function parserOptionsJson(options) {
+  const o = typeof options === "string" ? { parser: options } : (options ?? {});
+  if (lastCopy !== undefined && sameJson(o, lastCopy, 0)) return lastJson;
+  const json = JSON.stringify(o);
+  if (json !== undefined) {
+    lastJson = json;
+    lastCopy = JSON.parse(json);
+  }
+  return json;
+}
+
+/**
+ * True when `JSON.stringify(value)` is the text that `copy` was parsed from: the same own keys
+ * in the same order with the same values (a value `JSON.stringify` would write otherwise,
+ * `undefined`, a function, a `toJSON`, a non-finite number, a hole, compares unequal; so does
+ * nesting deeper than 32).
+ */
+function sameJson(value, copy, depth) {
+  if (value === copy) return true;
+  if (typeof value !== "object" || value === null || typeof copy !== "object" || copy === null || depth > 32 || typeof value.toJSON === "function") return false;
+  if (Array.isArray(copy)) {
+    if (!Array.isArray(value) || value.length !== copy.length) return false;
+    for (let i = 0; i < copy.length; i++) if (!sameJson(value[i], copy[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const copyKeys = Object.keys(copy);
+  if (keys.length !== copyKeys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k !== copyKeys[i] || !sameJson(value[k], copy[k], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** The text argument of `what`: a string, else a TypeError that says what was expected. */
 function text(value, what) {
   if (typeof value === "string") return value;
@@ -112,7 +159,7 @@ export class ToolCallParser {
   #pending = "";
 
   constructor(options) {
-    this.#wasm = new WasmParser(optionsJson(options));
+    this.#wasm = new WasmParser(parserOptionsJson(options));
     this.#quietAt = this.#wasm.quietPtr() >>> 2;
     this.#readQuiet();
   }

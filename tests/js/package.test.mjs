@@ -151,6 +151,28 @@ test("parsers built from the same options (read once, src/wasm.rs `parser_for`) 
   for (let i = 0; i < 2; i++) assert.throws(() => new ToolCallParser({ parser: "nope", tools: tools("x") }), /unknown parser `nope`/);
 });
 
+test("options mutated in place between parsers are read as they are now (the options text is reused only for options that say the same)", () => {
+  const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { n: { type: "integer" } } } } }];
+  const options = { parser: "hermes", tools };
+  const diagnostics = () => {
+    const p = new ToolCallParser(options);
+    const events = [...p.push('<tool_call>{"name": "f", "arguments": {"n": "3"}}</tool_call>'), ...p.finish()];
+    p.free();
+    return events.filter((e) => e.type === "diagnostic").map((e) => e.message);
+  };
+  assert.match(diagnostics()[0], /expected integer/);
+  tools[0].function.parameters.properties.n.type = "string";
+  assert.deepEqual(diagnostics(), []);
+  tools[0].function.parameters.properties.n = { type: "integer", description: undefined };
+  assert.match(diagnostics()[0], /expected integer/);
+  tools[0].function.name = "g";
+  assert.deepEqual(diagnostics(), ["`f` is not a declared tool (declared: g)"]);
+  tools.push({ type: "function", function: { name: "f", parameters: { type: "object", properties: { n: { type: "string" } } } } });
+  assert.deepEqual(diagnostics(), []);
+  options.parser = "nope";
+  assert.throws(() => new ToolCallParser(options), /unknown parser `nope`/);
+});
+
 test("unknown option keys: an Error naming the valid keys (a misspelled parser is not auto)", () => {
   assert.throws(() => new ToolCallParser({ parsr: "hermes" }), (e) => e instanceof Error && /unknown option `parsr` \(did you mean `parser`\?\); valid options: parser, model, tools/.test(e.message));
   assert.throws(() => parse("x", { parser: "hermes", limits: { maxArgBytes: 10 } }), /unknown limit `maxArgBytes` \(did you mean `maxArgsBytes`\?\); valid limits: maxArgsBytes, maxDepth, maxBufferBytes, maxNameBytes/);
