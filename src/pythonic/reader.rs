@@ -84,13 +84,15 @@ impl CallsReader {
         Step::done_with(i, error)
     }
 
-    /// The name read: a Python name is identifier bytes and dots, a key-value one is trimmed.
-    fn call_name(&self) -> &str {
-        if self.python() { &self.name } else { self.name.trim() }
+    /// The call name in `name` as read: a Python name is identifier bytes and dots, a
+    /// key-value one is trimmed.
+    fn call_name<'a>(&self, name: &'a str) -> &'a str {
+        if self.python() { name } else { name.trim() }
     }
 
-    fn start(&mut self, sink: &mut Sink, close: u8) {
-        sink.start_call(self.call_name(), None);
+    /// Starts call `name` (as read) whose arguments end at `close`.
+    fn start(&mut self, name: &str, sink: &mut Sink, close: u8) {
+        sink.start_call(self.call_name(name), None);
         self.calls += 1;
         match self.args.as_mut() {
             Some(v) => v.restart(close),
@@ -101,7 +103,7 @@ impl CallsReader {
 
     /// A key-value name with no arguments: a call with `{}`, reported.
     fn call_without_args(&mut self, sink: &mut Sink, label: Label, msg: &str) {
-        sink.start_call(self.call_name(), None);
+        sink.start_call(self.call_name(&self.name), None);
         self.calls += 1;
         sink.end_call_incomplete(label, msg);
         if label == Label::MalformedJson {
@@ -111,8 +113,9 @@ impl CallsReader {
         self.part = Part::After;
     }
 
-    fn valid_name(&self, sink: &Sink) -> bool {
-        let n = self.call_name();
+    /// Whether `name` (as read) is a call name.
+    fn valid_name(&self, name: &str, sink: &Sink) -> bool {
+        let n = self.call_name(name);
         if n.is_empty() || n.len() > sink.limits.max_name_bytes {
             return false;
         }
@@ -139,23 +142,33 @@ impl CallsReader {
             sink.diag(Label::LimitExceeded, msg, None);
             return Err(self.not_call(at, sink));
         }
+        if self.name.is_empty() && matches!(bytes.get(i), Some(b'(') | Some(b'{')) {
+            // The whole name is in `input` (the usual case): no copy.
+            let (name, c) = (&input[start..i], bytes[i]);
+            if self.valid_name(name, sink) && (c == b'(' || !python) {
+                self.start(name, sink, if c == b'(' { b')' } else { b'}' });
+                return Ok(i + 1);
+            }
+        }
         self.name.push_str(&input[start..i]);
         let Some(&c) = bytes.get(i) else {
             if !eof {
                 return Err(Step::partial(i));
             }
-            if !python && self.valid_name(sink) {
+            if !python && self.valid_name(&self.name, sink) {
                 self.call_without_args(sink, Label::Truncation, "the output ended after the tool name");
                 return Ok(i);
             }
             return Err(self.not_call(i, sink));
         };
         match c {
-            b'(' | b'{' if self.valid_name(sink) && (c == b'(' || !python) => {
-                self.start(sink, if c == b'(' { b')' } else { b'}' });
+            b'(' | b'{' if self.valid_name(&self.name, sink) && (c == b'(' || !python) => {
+                let name = core::mem::take(&mut self.name);
+                self.start(&name, sink, if c == b'(' { b')' } else { b'}' });
+                self.name = name;
                 Ok(i + 1)
             }
-            b'<' if !python && self.valid_name(sink) => match self.stop.at_start(&input[i..], eof) {
+            b'<' if !python && self.valid_name(&self.name, sink) => match self.stop.at_start(&input[i..], eof) {
                 Err(()) => Err(Step::partial(i)),
                 Ok(Some(_)) => {
                     self.call_without_args(sink, Label::MalformedJson, "no arguments before the end marker; `{}` used");

@@ -221,7 +221,12 @@ impl Emitter {
             Some((i, id, name)) if i == index => (id, name),
             _ => (self.put(id), self.put(name)),
         };
-        let arguments = self.put(arguments);
+        // The call's one queued delta holds all of its arguments (deltas concatenate to them,
+        // and none is empty): the end names the same bytes.
+        let arguments = match self.events.last() {
+            Some(Queued::Delta { index: i, args }) if *i == index && args.end - args.start == arguments.len() => *args,
+            _ => self.put(arguments),
+        };
         self.events.push(Queued::End { index, id, name, arguments, repaired, kept, text: Str::default() });
         // A left-out call's held text waits for `leave_out` while the engine keeps its markup.
         if kept || !self.hold {
