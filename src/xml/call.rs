@@ -188,11 +188,14 @@ pub struct XmlReader {
     junk_reported: bool,
     /// A first parameter that may wrap the arguments (see the module docs).
     wrap: Option<Wrap>,
+    /// The last `wrap`'s buffers, for the next one (no allocation per wrapping parameter).
+    spare_wrap: Wrap,
     /// The call type (`XmlSyntax::call_type`) was read.
     typed: bool,
 }
 
 /// A buffered wrapping parameter: its key, the format's typing, its raw value text.
+#[derive(Default)]
 struct Wrap {
     key: String,
     format_string: Option<bool>,
@@ -233,6 +236,7 @@ impl XmlReader {
             gap: Gap::default(),
             junk_reported: false,
             wrap: None,
+            spare_wrap: Wrap::default(),
             typed: false,
         }
     }
@@ -348,6 +352,7 @@ impl XmlReader {
                         self.w.raw_value(&json, &mut s);
                     }
                     sink.args(&s);
+                    self.spare_wrap = wrap;
                 }
                 None => self.replay(wrap, true, sink),
             }
@@ -391,7 +396,8 @@ impl XmlReader {
         declared.then_some(members)
     }
 
-    /// Writes a buffered wrapping parameter as an ordinary one (`end`: its value is complete).
+    /// Writes a buffered wrapping parameter as an ordinary one (`end`: its value is complete);
+    /// its buffers are kept for the next one.
     fn replay(&mut self, wrap: Wrap, end: bool, sink: &mut Sink) {
         let mut v = ParamValue::begin(self.spent.take(), &wrap.key, wrap.format_string, self.cfg.trim_newline, &mut self.w, sink);
         v.push(&wrap.raw, &mut self.w, sink);
@@ -400,6 +406,7 @@ impl XmlReader {
         } else {
             self.value = Some(v);
         }
+        self.spare_wrap = wrap;
     }
 
     /// The rest of the input was consumed; at the end of the output the call is truncated.
@@ -468,7 +475,12 @@ impl XmlReader {
     fn begin_value(&mut self, key: &str, format_string: Option<bool>, sink: &mut Sink) {
         let format_string = format_string.or_else(|| (self.cfg.json_untyped && untyped(key, sink)).then_some(false));
         if self.may_wrap(key, sink) {
-            self.wrap = Some(Wrap { key: key.to_string(), format_string, raw: String::new() });
+            let mut wrap = core::mem::take(&mut self.spare_wrap);
+            wrap.key.clear();
+            wrap.key.push_str(key);
+            wrap.raw.clear();
+            wrap.format_string = format_string;
+            self.wrap = Some(wrap);
         } else {
             self.value = Some(ParamValue::begin(self.spent.take(), key, format_string, self.cfg.trim_newline, &mut self.w, sink));
         }
@@ -513,7 +525,10 @@ impl Reader for XmlReader {
         // Field by field as `with_sets` makes them (the pattern names them all): the marker
         // sets stay where they are and the buffers keep their memory (a value's too, `spent`).
         let part = XmlReader::first_part(self.cfg);
-        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, spent, ws, gap, junk_reported, wrap, typed } = self;
+        let XmlReader { cfg: _, sets: _, part: p, buf, name_phase, name_ws, opened, key, type_text, w, value, spent, ws, gap, junk_reported, wrap, spare_wrap, typed } = self;
+        if let Some(old) = wrap.take() {
+            *spare_wrap = old;
+        }
         for s in [buf, name_ws, opened, key] {
             s.clear();
         }
