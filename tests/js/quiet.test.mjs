@@ -209,6 +209,27 @@ test("SseRewriter: the quiet path reads escaped texts (prose, reasoning, argumen
   }
 });
 
+test("SseRewriter: the quiet path reads non-ASCII texts (raw and as \\u escapes) as the rewriter does", () => {
+  const text = `<think>Réfléchissons… 考えてみる — “quoted”</think>東京は日本の首都です。Ça coûte 5 €. 🙂 <tool_call>\n{"name": "write_file", "arguments": {"path": "notes/東京.md", "content": "${"東京タワー 🗼 café ".repeat(30)}"}}\n</tool_call> 完了。`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  const chars = [...text];
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < chars.length; i += 4) {
+    const json = JSON.stringify(chars.slice(i, i + 4).join(""));
+    sse += `data: ${head}{"content":${i % 20 === 0 ? json.replaceAll("é", "\\u00e9") : json}},"finish_reason":null}]}\n\n`;
+  }
+  sse += `data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`;
+  assert.ok(sse.includes("\\u00e9") && sse.includes("é"));
+  const input = new TextEncoder().encode(sse);
+  for (const options of [{ parser: "hermes" }, { parser: "hermes", reasoning: "qwen3" }, { parser: "hermes", limits: { maxArgsBytes: 300 } }]) {
+    for (const per of [1, 3, 8]) {
+      const chunks = eventChunks(input, per);
+      const answered = compareSse(`non-ASCII, ${JSON.stringify(options)}, ${per} a chunk`, options, chunks);
+      if (!options.limits && per === 1) assert.ok(answered > chunks.length / 2, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
+    }
+  }
+});
+
 test("SseRewriter: chunks larger than the kept input buffer, between small ones, write what the rewriter writes", () => {
   const value = "lorem ipsum dolor sit amet, ".repeat(3000);
   const text = `Sure. <tool_call>\n{"name": "write_file", "arguments": {"path": "a.md", "content": "${value}"}}\n</tool_call> Done.`;
