@@ -637,7 +637,7 @@ impl Values {
             if at != At::Key || !lex::is_ident_start(c) {
                 return i;
             }
-            let key_end = k + bytes[k..].iter().take_while(|&&b| lex::is_ident_byte(b)).count();
+            let key_end = run_end(bytes, k, lex::is_ident_byte);
             if key_end - k >= max || bytes.get(key_end) != Some(&b'=') {
                 return i;
             }
@@ -646,7 +646,7 @@ impl Values {
             // The value's token ends at `end`; `quoted`: a string (its body is `v + 1..end - 1`).
             let (end, quoted) = match b {
                 b'0'..=b'9' => {
-                    let n = bytes[v..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let n = run_end(bytes, v, |x| x.is_ascii_digit()) - v;
                     let next = bytes.get(v + n).copied().unwrap_or(b' ');
                     if n >= max || (b == b'0' && n > 1) || lex::is_num_byte(next, b'0', false) {
                         return i;
@@ -655,7 +655,9 @@ impl Values {
                 }
                 b'\'' | b'"' => {
                     let body = v + 1;
-                    let n = bytes[body..].iter().take_while(|&&x| x != b && x != b'\\').count();
+                    // Eight bytes at a time: a long string is the usual large argument.
+                    use crate::text::word_eq_flags;
+                    let n = crate::text::scan_until(bytes, body, |w| word_eq_flags(w, b) | word_eq_flags(w, b'\\'), |x| x == b || x == b'\\') - body;
                     // Triple quotes, an escape, or no closing quote in sight.
                     if bytes.get(body + n) != Some(&b) || (n == 0 && bytes.get(body + 1) == Some(&b)) {
                         return i;
@@ -663,7 +665,7 @@ impl Values {
                     (body + n + 1, true)
                 }
                 _ if lex::is_ident_start(b) => {
-                    let n = bytes[v..].iter().take_while(|&&x| lex::is_ident_byte(x)).count();
+                    let n = run_end(bytes, v, lex::is_ident_byte) - v;
                     if lex::constant(&input[v..v + n]).is_none() {
                         return i;
                     }
@@ -1233,6 +1235,14 @@ enum Halt {
 
 fn fail(i: usize, msg: String) -> Halt {
     Halt::Stop(i, Status::Failed(CallError::Malformed(msg)))
+}
+
+/// The end of the run of bytes from `i` for which `f` holds.
+fn run_end(bytes: &[u8], mut i: usize, f: impl Fn(u8) -> bool) -> usize {
+    while i < bytes.len() && f(bytes[i]) {
+        i += 1;
+    }
+    i
 }
 
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
