@@ -311,9 +311,11 @@ if (want(1)) {
    * A vLLM-style upstream (no tool parser): `tokens` chunk objects of about 4 characters each
    * (prose, then one Hermes call whose arguments carry the rest; with `think`, a reasoning
    * block first), a finish chunk with usage, `[DONE]`; `perChunk` events per network chunk.
+   * With `code`, the argument is a source file (`streams.code`) JSON-escaped as a model writes
+   * it: newlines, tabs, quotes and backslashes as escapes, in the text and again on the wire.
    */
-  const upstream = (tokens, think, perChunk) => {
-    const value = repeatTo(streams.value, tokens * 4);
+  const upstream = (tokens, think, perChunk, code = false) => {
+    const value = code ? JSON.stringify(repeatTo(streams.code, tokens * 4)).slice(1, -1) : repeatTo(streams.value, tokens * 4);
     const lead = (think ? `<think>${streams.prose.repeat(2)}</think>\n\n` : "") + streams.prose;
     const text = `${lead}<tool_call>\n{"name": "write_file", "arguments": {"path": "notes.md", "content": "${value}`.slice(0, tokens * 4 - 4) + '"}}\n</tool_call>';
     const head = '{"id":"chatcmpl-7f3a9c2e41b84d0f","object":"chat.completion.chunk","created":1732300000,"model":"Qwen/Qwen3-8B","choices":[{"index":0,"delta":';
@@ -353,8 +355,8 @@ if (want(1)) {
       }
     });
   const rows = [];
-  for (const [tokens, think, perChunk] of [[2000, false, 1], [20000, false, 1], [2000, true, 1], [20000, true, 1], [2000, false, 8], [20000, false, 8]]) {
-    const { chunks, events } = upstream(tokens, think, perChunk);
+  for (const [tokens, think, perChunk, code] of [[2000, false, 1], [20000, false, 1], [2000, true, 1], [20000, true, 1], [2000, false, 8], [20000, false, 8], [2000, false, 8, true]]) {
+    const { chunks, events } = upstream(tokens, think, perChunk, code);
     const options = { parser: "hermes", ...(think && { reasoning: "qwen3" }) };
     // Warm-up of both (the JIT), then the measured runs.
     await pipe(chunks, () => new TransformStream());
@@ -364,7 +366,7 @@ if (want(1)) {
     // What any rewrite that writes new bytes for each chunk pays at least: a new buffer each.
     const copy = await pipe(chunks, () => new TransformStream({ transform: (c, controller) => controller.enqueue(c.slice()) }));
     const work = ((rw - id) * 1e6) / events;
-    const name = `${events} events, reasoning ${think ? "on" : "off"}, ${perChunk} per network chunk`;
+    const name = `${events} events, reasoning ${think ? "on" : "off"}, ${perChunk} per network chunk${code ? ", a source file as the argument (escapes)" : ""}`;
     rows.push([name, id.toFixed(1), copy.toFixed(1), rw.toFixed(1), `${(rw / id).toFixed(2)}x`, work.toFixed(0), (((rw - copy) * 1e6) / events).toFixed(0), floor(chunks).toFixed(1)]);
     goal(1, `SSE rewrite / identity TransformStream, ${name}`, `${(rw / id).toFixed(2)}x`, "<= 1.5x", rw / id <= 1.5);
     goal(1, `SSE rewrite work per event, ${name}`, `${(work / 1000).toFixed(2)} µs`, "< 2 µs", work < 2000);

@@ -93,6 +93,9 @@ impl Tools {
     /// True when a text value of this parameter streams as a JSON string: the tool or the
     /// parameter is undeclared, its schema names no type, or only `string`.
     pub fn streams_as_string(&self, name: &str, key: &str) -> bool {
+        if let Some(t) = self.flat_types(name, key) {
+            return t.is_empty() || t.only_string();
+        }
         match self.param(name, key) {
             None => true,
             Some((schema, root)) => {
@@ -104,10 +107,22 @@ impl Tools {
 
     /// Coerces a text value of parameter `key` of tool `name` (vLLM's type ladder).
     pub fn coerce_text(&self, name: &str, key: &str, text: &str) -> crate::schema::coerce::Coerced {
+        use crate::schema::Ty;
+        // An object or array value is coerced member by member by its schema.
+        if let Some(t) = self.flat_types(name, key).filter(|t| !t.has(Ty::Object) && !t.has(Ty::Array)) {
+            return crate::schema::coerce::coerce_typed(text, t, None, &Value::Null);
+        }
         match self.param(name, key) {
             Some((schema, root)) => crate::schema::coerce::coerce_text(text, Some(schema), root),
             None => crate::schema::coerce::coerce_text(text, None, &Value::Null),
         }
+    }
+
+    /// The types parameter `key` of tool `name` allows, read from its flat schema (what `param`
+    /// and `schema::types` give for it: a flat property schema has no `$ref`); `None` when the
+    /// tool is undeclared or its schema is not flat.
+    fn flat_types(&self, name: &str, key: &str) -> Option<crate::schema::Types> {
+        Some(self.get(name)?.flat.as_ref()?.types_of(key))
     }
 
     /// Checks a finished call's arguments against the tool's schema (`schema::validate`) and
@@ -213,6 +228,23 @@ mod tests {
         assert_eq!((notes(&tools), notes(&tools)), (1, 0));
         assert_eq!((notes(&other), notes(&other)), (1, 0));
         assert_eq!(notes(&tools.fresh()), 1);
+    }
+
+    /// A flat schema's parameter types (`flat_types`) give what the schema walk gives: the same
+    /// tools with one keyword that makes them not flat (and changes no type) agree on every key.
+    #[test]
+    fn flat_types_agree_with_the_schema_walk() {
+        let props = json!({"s": {"type": "string"}, "i": {"type": "int"}, "n": {"type": ["number", "null"]}, "b": {"type": "boolean"}, "o": {"type": "object"}, "a": {"type": "array"}, "any": {"description": "x"}, "odd": {"type": "strang"}});
+        let flat = Tools::from_json(&json!([{"name": "f", "parameters": {"type": "object", "properties": props.clone()}}])).unwrap();
+        let walked = Tools::from_json(&json!([{"name": "f", "parameters": {"type": "object", "properties": props, "minProperties": 0}}])).unwrap();
+        assert!(flat.flat_types("f", "s").is_some() && walked.flat_types("f", "s").is_none());
+        for key in ["s", "i", "n", "b", "o", "a", "any", "odd", "undeclared"] {
+            assert_eq!(flat.streams_as_string("f", key), walked.streams_as_string("f", key), "{key}");
+            for text in ["Paris", "3", "-2.5", "1e400", "true", "null", "None", "{\"k\": 1}", "[1, \"2\"]", " 7 ", ""] {
+                let (x, y) = (flat.coerce_text("f", key, text), walked.coerce_text("f", key, text));
+                assert_eq!((x.value, x.ok), (y.value, y.ok), "{key} {text:?}");
+            }
+        }
     }
 
     /// A text value (XML families) whose coercion failed is reported once, by the sink.

@@ -23,7 +23,12 @@ pub struct Coerced {
 
 /// Coerces a textual value by `schema` (`None`: no schema, stays a string).
 pub fn coerce_text(text: &str, schema: Option<&Value>, root: &Value) -> Coerced {
-    let allowed = schema.map(|s| types(s, root)).unwrap_or_default();
+    coerce_typed(text, schema.map(|s| types(s, root)).unwrap_or_default(), schema, root)
+}
+
+/// `coerce_text` with the types `schema` allows known already (`allowed`); `schema` is read
+/// only for an object or array value.
+pub fn coerce_typed(text: &str, allowed: Types, schema: Option<&Value>, root: &Value) -> Coerced {
     if allowed.is_empty() {
         return Coerced { value: Value::String(text.to_string()), ok: true };
     }

@@ -75,6 +75,11 @@ impl FlatSchema {
         Some(FlatSchema { props, required, others_allowed })
     }
 
+    /// The types property `key` allows (empty: any, or not declared).
+    pub fn types_of(&self, key: &str) -> Types {
+        self.props.iter().find(|(n, _)| n == key).map_or(Types::NONE, |(_, t)| *t)
+    }
+
     /// True when the full validator finds no issue in `args` (see the module docs); false when
     /// it may find one. `repaired`: `required` is not checked.
     pub fn passes(&self, args: &str, repaired: bool) -> bool {

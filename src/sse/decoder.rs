@@ -141,27 +141,39 @@ impl Decoder {
             let end = crate::text::scan_until(rest, 0, |w| crate::text::word_eq_flags(w, b'\n') | crate::text::word_eq_flags(w, b'\r'), |b| b == b'\n' || b == b'\r');
             match (end < rest.len()).then_some(end) {
                 Some(i) => {
-                    self.line.extend_from_slice(&rest[..i]);
                     self.after_cr = rest[i] == b'\r';
+                    let head = &rest[..i];
                     rest = &rest[i + 1..];
-                    if self.too_big(true) {
-                        // The line just ended (it is not blank: a blank line adds nothing);
-                        // the overflow goes on from the next line.
-                        self.start_overflow(out);
-                        self.line_len = 0;
-                        out.push(Item::Raw(if self.after_cr { b"\r".to_vec() } else { b"\n".to_vec() }));
+                    // A line begun in an earlier chunk is joined in the line buffer (which
+                    // keeps its capacity from line to line); a whole one is read in place.
+                    let mut held = core::mem::take(&mut self.line);
+                    let line: &[u8] = if held.is_empty() {
+                        head
+                    } else {
+                        held.extend_from_slice(head);
+                        &held
+                    };
+                    if self.line(line, out) {
+                        held.clear();
+                        self.line = held;
                         continue;
                     }
-                    // The line buffer keeps its capacity from line to line.
-                    let mut line = core::mem::take(&mut self.line);
-                    self.line(&line, out);
-                    line.clear();
-                    self.line = line;
+                    if held.is_empty() {
+                        held.extend_from_slice(head);
+                    }
+                    self.line = held;
+                    // The line just ended (it is not blank: a blank line adds nothing); the
+                    // overflow goes on from the next line.
+                    self.start_overflow(out);
+                    self.line_len = 0;
+                    out.push(Item::Raw(if self.after_cr { b"\r".to_vec() } else { b"\n".to_vec() }));
                 }
                 None => {
                     self.line.extend_from_slice(rest);
                     rest = &[];
-                    if self.too_big(false) {
+                    // A partial line counts by its bytes (checked on every push, so in
+                    // constant time).
+                    if self.event.raw.len() + self.line.len() > self.max_event_bytes {
                         self.start_overflow(out);
                     }
                 }
@@ -181,17 +193,6 @@ impl Decoder {
             out.push(Item::Incomplete(bytes));
         }
         self.reset_event();
-    }
-
-    /// The event with its current line exceeds `max_event_bytes`. A complete line counts as it
-    /// will be kept (invalid UTF-8 becomes U+FFFD, up to three times its bytes); a partial one
-    /// by its bytes (checked on every push, so in constant time).
-    fn too_big(&self, complete: bool) -> bool {
-        let line = match complete.then(|| core::str::from_utf8(&self.line)) {
-            Some(Err(_)) => String::from_utf8_lossy(&self.line).len(),
-            _ => self.line.len(),
-        };
-        self.event.raw.len() + line > self.max_event_bytes
     }
 
     /// Switches to forwarding the current event verbatim.
@@ -242,19 +243,23 @@ impl Decoder {
         self.has_data = false;
     }
 
-    /// Handles one complete line (without its line end).
-    fn line(&mut self, bytes: &[u8], out: &mut Vec<Item>) {
-        let mut bytes = bytes;
-        if self.first_line {
-            self.first_line = false;
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        }
+    /// Handles one complete line (without its line end); false, with nothing done, when the
+    /// event with it would exceed `max_event_bytes` (the line counts as it is kept: invalid
+    /// UTF-8 becomes U+FFFD, up to three times its bytes).
+    fn line(&mut self, bytes: &[u8], out: &mut Vec<Item>) -> bool {
         // Valid UTF-8 (the common case) is checked once, without the lossy decoder's iterator.
         let text = match core::str::from_utf8(bytes) {
             Ok(s) => alloc::borrow::Cow::Borrowed(s),
             Err(_) => String::from_utf8_lossy(bytes),
         };
-        let line: &str = &text;
+        if self.event.raw.len() + text.len() > self.max_event_bytes {
+            return false;
+        }
+        let mut line: &str = &text;
+        if self.first_line {
+            self.first_line = false;
+            line = line.strip_prefix('\u{FEFF}').unwrap_or(line);
+        }
         if line.is_empty() {
             if self.pending {
                 let mut ev = core::mem::take(&mut self.event);
@@ -266,18 +271,18 @@ impl Decoder {
             } else {
                 out.push(Item::Line(String::new()));
             }
-            return;
+            return true;
         }
         if line.starts_with(':') && !self.pending {
             out.push(Item::Line(line.to_string()));
-            return;
+            return true;
         }
         self.pending = true;
         self.event.raw.reserve(line.len() + 1);
         self.event.raw.push_str(line);
         self.event.raw.push('\n');
         if line.starts_with(':') {
-            return;
+            return true;
         }
         let (name, value) = match line.split_once(':') {
             Some((n, v)) => (n, v.strip_prefix(' ').unwrap_or(v)),
@@ -298,6 +303,7 @@ impl Decoder {
             }
             _ => {}
         }
+        true
     }
 }
 

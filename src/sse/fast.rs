@@ -58,7 +58,12 @@ pub(super) fn read<'a>(data: &'a str, prefix: &mut Prefix) -> Option<ChatChunk<'
     let mut r = Reader { text: data, choice: None, delta: None };
     let b = data.as_bytes();
     if !prefix.text.is_empty() && b.starts_with(prefix.text.as_bytes()) {
-        let fields = |spans: &[Span]| -> Fields<'a> { spans.iter().map(|&(ks, ke, vs, ve)| (&data[ks..ke], &data[vs..ve])).collect() };
+        // Room for the fields after the spans too (`members` adds them): no growing per event.
+        let fields = |spans: &[Span]| -> Fields<'a> {
+            let mut f = Vec::with_capacity(spans.len() + 8);
+            f.extend(spans.iter().map(|&(ks, ke, vs, ve)| (&data[ks..ke], &data[vs..ve])));
+            f
+        };
         let at = prefix.text.len();
         let (delta, end) = r.object(at, Level::Delta)?;
         let mut choice = fields(&prefix.choice);

@@ -189,8 +189,9 @@ pub struct SseRewriter {
     decoder: Decoder,
     items: Vec<Item>,
     choices: Vec<Choice>,
-    /// The first chunk (its `choices` emptied): the envelope of flushed chunks (without `usage`).
-    envelope: Option<Map>,
+    /// The first chunk's data: read again at a flush, its `choices` emptied, as the envelope of
+    /// flushed chunks (without `usage`).
+    envelope: Option<String>,
     upstream_id: Option<String>,
     upstream_model: Option<String>,
     diagnostics: Vec<WireDiagnostic>,
@@ -598,8 +599,7 @@ impl SseRewriter {
         if !data.trim_start().starts_with('{') {
             return verbatim(out, &ev);
         }
-        // The first chunk goes the general way (it is remembered as the envelope).
-        if self.envelope.is_some() && !self.opts.general_only {
+        if !self.opts.general_only {
             if let Some(c) = fast::read(data, &mut self.prefix) {
                 if self.fast_event(&c, &ev, out) {
                     self.fast_events += 1;
@@ -619,7 +619,7 @@ impl SseRewriter {
             Some(Value::Array(a)) if !a.is_empty() => core::mem::take(a),
             _ => return verbatim(out, &ev),
         };
-        self.remember(&chunk);
+        self.remember(data, chunk.get("id").and_then(Value::as_str), chunk.get("model").and_then(Value::as_str));
         let mut outs = Vec::new();
         let mut changed = false;
         // One chunk when every choice gave exactly one delta; else one chunk per delta.
@@ -672,6 +672,11 @@ impl SseRewriter {
             out.push(b'\n');
         };
         let Some(slot) = known.or_else(|| self.slot(index, Style::Chat)) else { return false };
+        if self.envelope.is_none() {
+            // Strings outside `content` hold no escapes on the fast path.
+            let string = |key: &str| fast::get(&c.chunk, key).and_then(|v| v.strip_prefix('"')?.strip_suffix('"'));
+            self.remember(ev.data.as_deref().unwrap_or_default(), string("id"), string("model"));
+        }
         if self.choices[slot].finished {
             verbatim(out);
             return true;
@@ -760,15 +765,15 @@ impl SseRewriter {
         Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes })
     }
 
-    /// Keeps what later chunks need from the first chunk: its envelope, id and model.
-    fn remember(&mut self, chunk: &Map) {
+    /// Keeps what later chunks need from the first chunk: its data (the envelope), id and
+    /// model.
+    fn remember(&mut self, data: &str, id: Option<&str>, model: Option<&str>) {
         if self.envelope.is_some() {
             return;
         }
-        let env = chunk.clone();
-        self.upstream_id = env.get("id").and_then(Value::as_str).map(str::to_string);
-        self.upstream_model = env.get("model").and_then(Value::as_str).map(str::to_string);
-        self.envelope = Some(env);
+        self.upstream_id = id.map(str::to_string);
+        self.upstream_model = model.map(str::to_string);
+        self.envelope = Some(data.to_string());
     }
 
     /// The state of choice `index`, created on first sight (`None` past `MAX_CHOICES`).
@@ -1073,8 +1078,14 @@ impl SseRewriter {
             let template = vec![("index", Cow::Owned(number)), (if style == Style::Chat { "delta" } else { "text" }, null.clone()), ("finish_reason", null)];
             let mut outs = Vec::new();
             self.emit(&template, style, &Vec::new(), parts, None, &mut outs);
-            let envelope = self.envelope.as_ref().map(fields_of).unwrap_or_default();
-            write_outs(out, &envelope, outs, false, "");
+            let mut envelope = match self.envelope.as_deref().map(crate::json::parse) {
+                Some(Ok(Value::Object(m))) => m,
+                _ => Map::new(),
+            };
+            if let Some(c) = envelope.get_mut("choices") {
+                *c = Value::Array(Vec::new());
+            }
+            write_outs(out, &fields_of(&envelope), outs, false, "");
         }
     }
 }
@@ -1502,6 +1513,29 @@ mod tests {
         // Flushed at [DONE] with the first chunk's envelope; the missing end tag is no problem.
         assert!(events.last().unwrap()["id"] == "cmpl-7");
         assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    /// The first chunk read by the fast path gives the envelope, id and model the general
+    /// path gives: a call still open at `[DONE]` is flushed with the same bytes either way.
+    #[test]
+    fn first_chunk_on_the_fast_path_keeps_the_envelope() {
+        let c = |delta: &str| format!("data: {{\"id\":\"chatcmpl-9z\",\"object\":\"chat.completion.chunk\",\"created\":7,\"model\":\"m/x\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"logprobs\":null,\"finish_reason\":null}}],\"usage\":null}}\n\n");
+        let input = c(r#"{"role":"assistant","content":"Hi <tool_call>{\"name\": \"f\", "}"#) + &c(r#"{"content":"\"arguments\": {\"a\": 1"}"#) + "data: [DONE]\n\n";
+        let mut fast = SseRewriter::new(opts("hermes"));
+        let mut general = SseRewriter::new(opts("hermes"));
+        general.set_general_only(true);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        fast.push(input.as_bytes(), &mut a);
+        general.push(input.as_bytes(), &mut b);
+        fast.finish(&mut a);
+        general.finish(&mut b);
+        let (a, b) = (String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+        assert_eq!(fast.fast_events(), 2);
+        assert_eq!(a, b);
+        assert!(a.contains(r#""id":"call_9z_0""#), "{a}");
+        // The flushed arguments' event carries the first chunk's envelope, `choices` emptied.
+        let flushed = a.lines().filter(|l| l.starts_with("data: ") && l.contains("tool_calls")).last().unwrap();
+        assert!(flushed.starts_with(r#"data: {"id":"chatcmpl-9z","object":"chat.completion.chunk","created":7,"model":"m/x","choices":[{"index":0"#), "{flushed}");
     }
 
     #[test]
