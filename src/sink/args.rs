@@ -140,6 +140,9 @@ impl ArgsGuard {
 
     /// Completes the arguments (append-only); returns what was appended.
     pub fn close(&mut self) -> String {
+        if self.scanner.is_done() {
+            return String::new();
+        }
         let tail = self.scanner.completion();
         self.text.push_str(&tail);
         tail
