@@ -163,6 +163,8 @@ export class ToolCallParser {
   /** Simple escapes are quiet (the stop set's DEL bit); so are whole non-ASCII characters. */
   #quietEscapes = false;
   #quietUtf8 = false;
+  /** The core holds the `\\` of an escape in an argument string: the next quiet chunk completes it. */
+  #quietBackslash = false;
   /** Quiet characters answered already and not yet handed to the core, and their UTF-8 length. */
   #pending = "";
   #pendingBytes = 0;
@@ -187,18 +189,21 @@ export class ToolCallParser {
     const n = chunk.length;
     // A chunk of n UTF-16 units is at least n bytes of UTF-8.
     if (this.#quietKind !== 0 && this.#pendingBytes + n <= this.#quietBudget) {
-      const bytes = this.#quietBytes(chunk);
+      // A held `\\`: the chunk starts with the escape's second character, the event with `\\`.
+      const held = this.#quietBackslash;
+      const bytes = !held || n === 0 ? this.#quietBytes(chunk, 0) : isSimpleEscape(chunk.charCodeAt(0)) ? this.#quietBytes(chunk, 1) : -1;
       if (bytes >= 0 && this.#pendingBytes + bytes <= this.#quietBudget) {
         if (n === 0) return [];
         this.#pending += chunk;
         this.#pendingBytes += bytes;
+        this.#quietBackslash = false;
         switch (this.#quietKind) {
           case 1:
             return [{ type: "text", text: chunk }];
           case 2:
             return [{ type: "reasoning", text: chunk }];
           default:
-            return [{ type: "tool-call-delta", index: this.#quietIndex, argumentsDelta: chunk }];
+            return [{ type: "tool-call-delta", index: this.#quietIndex, argumentsDelta: held ? "\\" + chunk : chunk }];
         }
       }
     }
@@ -214,13 +219,14 @@ export class ToolCallParser {
    * The UTF-8 length of `chunk` when the hint admits it (as `Quiet::admits` in src/quiet.rs),
    * else -1: no ASCII byte of the stop set, but for a whole simple escape (`\\n`, `\\"`, ...)
    * when the set marks escapes quiet (its DEL bit, `Stop::ESCAPES`); non-ASCII characters only
-   * when the hint says so (`utf8`), whole (a surrogate pair in the chunk).
+   * when the hint says so (`utf8`), whole (a surrogate pair in the chunk). Reads from `from`
+   * (the characters before it are ASCII and admitted).
    */
-  #quietBytes(chunk) {
+  #quietBytes(chunk, from) {
     const stop = this.#stop;
     const n = chunk.length;
     let bytes = n;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c < 0x80) {
         if (((stop[c >> 5] >>> (c & 31)) & 1) === 0) continue;
@@ -277,6 +283,7 @@ export class ToolCallParser {
     readStopSet(w, at + 3, this.#stop);
     this.#quietEscapes = this.#stop[3] < 0;
     this.#quietUtf8 = (w[at + 7] & 1) !== 0;
+    this.#quietBackslash = (w[at + 7] & 2) !== 0;
   }
 
   /** Hands the quiet characters waiting to the core (their events were returned already). */

@@ -224,10 +224,19 @@ impl Engine {
             Mode::Text { reasoning: true } => (true, self.thinking.ascii_firsts(), self.thinking.ascii_starts()),
             Mode::Payload => {
                 let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
-                let stop = reader.quiet()?;
+                // Or the `\\` of an escape held in such a string (`Reader::quiet_backslash`).
+                let (stop, backslash) = match reader.quiet() {
+                    Some(stop) => (stop, false),
+                    None if reader.quiet_backslash() => (Stop::JSON_STRING_ESCAPES, true),
+                    None => return None,
+                };
                 if sink.calls_started() > p.calls_at_start {
                     // A JSON string forwarded raw (`Stop::ESCAPES`) forwards any character.
-                    return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()?, utf8: stop.escapes() });
+                    let budget = sink.args_room()?.checked_sub(usize::from(backslash))?;
+                    return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget, utf8: stop.escapes(), backslash });
+                }
+                if backslash {
+                    return None;
                 }
                 // The reader's own text or reasoning: emitted as it comes once it committed (no
                 // call follows it in the payload, so it is never held: `Reader::quiet`).
@@ -245,7 +254,12 @@ impl Engine {
         let strips = reasoning && sink.strips_reasoning_tail();
         let ws = if strips { Stop::ASCII_WS } else { Stop::default() };
         let kind = if reasoning { QuietKind::Reasoning } else { QuietKind::Text };
-        Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX, utf8: utf8 && !strips })
+        Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX, utf8: utf8 && !strips, backslash: false })
+    }
+
+    /// The reader holds the `\\` of an escape in an arguments string (`Reader::quiet_backslash`).
+    pub fn quiet_backslash(&self) -> bool {
+        matches!(self.mode, Mode::Payload) && self.reader.as_ref().is_some_and(|r| r.quiet_backslash())
     }
 
     /// Feeds a chunk.

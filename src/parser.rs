@@ -292,15 +292,18 @@ impl ToolCallParser {
         self.sink.drain_with(f);
     }
 
-    /// `feed`, then the first `skipped` bytes' events are left out (`push_after_quiet`).
+    /// `feed`, then the first `skipped` bytes' events are left out (`push_after_quiet`), with
+    /// the `\\` held before them when the hint said so (`Quiet::backslash`).
     pub(crate) fn feed_after_quiet(&mut self, chunk: &str, skipped: usize) {
+        // Quiet pushes came after a hint, so a `\\` held now is the hint's (`Quiet::backslash`).
+        let backslash = skipped > 0 && self.engine.quiet_backslash();
         self.feed(chunk);
         let Some(head) = chunk.get(..skipped).filter(|h| !h.is_empty()) else { return };
         if self.finished {
             return;
         }
         // A breach of `quiet()`'s promise (the harness's quiet driver trips it).
-        let skipped = self.sink.skip_head(head);
+        let skipped = self.sink.skip_head(head, backslash);
         debug_assert!(skipped, "the events of a quiet run are not where quiet() said");
     }
 

@@ -93,13 +93,30 @@ pub struct Quiet {
     /// Non-ASCII characters are quiet too (whole ones: the input is text). A host that reads
     /// only `stop` (the package's JS) stops at every byte from 0x80.
     pub utf8: bool,
+    /// In an arguments string (`Args`), the `\\` of an escape is held (a chunk ended with it):
+    /// the next non-empty quiet chunk starts with a simple-escape byte (`is_simple_escape`),
+    /// the rest as `stop` says, and its event is `\\` followed by the chunk; after it the hint
+    /// is `after()`. `budget` counts the chunks' bytes, the held `\\` taken off already.
+    pub backslash: bool,
 }
 
 impl Quiet {
     /// True when `chunk` (of at most `budget` bytes) is quiet: no byte in `stop`, none
-    /// non-ASCII unless `utf8`, but for the escapes `stop` admits (`Stop::admits`).
+    /// non-ASCII unless `utf8`, but for the escapes `stop` admits (`Stop::admits`); with
+    /// `backslash`, a simple-escape byte first.
     pub fn admits(&self, chunk: &str) -> bool {
-        chunk.len() <= self.budget && self.stop.admits(chunk.as_bytes(), self.utf8)
+        let b = chunk.as_bytes();
+        let rest = match (self.backslash, b.split_first()) {
+            (false, _) | (true, None) => b,
+            (true, Some((&e, rest))) if is_simple_escape(e) => rest,
+            _ => return false,
+        };
+        chunk.len() <= self.budget && self.stop.admits(rest, self.utf8)
+    }
+
+    /// The hint after a non-empty quiet chunk (the held `\\` went out with it).
+    pub fn after(self) -> Quiet {
+        Quiet { backslash: false, ..self }
     }
 }
 
@@ -121,6 +138,20 @@ mod tests {
         }
         assert!(esc.escapes() && !plain.escapes() && !esc.admits(b"\x7f", false) && plain.admits(b"\x7f", false));
         assert!(esc.admits("caf\u{e9}".as_bytes(), true) && !esc.admits("caf\u{e9}\\".as_bytes(), true));
+    }
+
+    /// With a held `\\`, a chunk is quiet only when it starts with a simple-escape byte, its
+    /// rest as the stop set says; `after` is the plain hint.
+    #[test]
+    fn a_held_backslash_takes_a_simple_escape_byte_first() {
+        let q = super::Quiet { kind: super::QuietKind::Args(0), stop: Stop::JSON_STRING_ESCAPES, budget: 8, utf8: true, backslash: true };
+        for ok in ["n", "nabc", "\\\\n", "\"x", "t\\r", "\\", ""] {
+            assert!(q.admits(ok), "{ok}");
+        }
+        for bad in ["a", "u0041", "x\\n", "n\\", "nnnnnnnnn"] {
+            assert!(!q.admits(bad), "{bad}");
+        }
+        assert!(q.after().admits("abc") && !q.after().admits("n\\") && !q.after().backslash);
     }
 
     /// `has` reads the bit of `b` in the `u128` set, every byte outside ASCII stopping.

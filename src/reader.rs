@@ -75,6 +75,15 @@ pub trait Reader {
     fn quiet(&self) -> Option<crate::quiet::Stop> {
         None
     }
+
+    /// In an arguments string forwarded raw (as `quiet` with `Stop::ESCAPES`), when the only
+    /// thing held is the `\\` of an escape: input that starts with a simple-escape byte
+    /// (`crate::quiet::is_simple_escape`) and whose rest that hint admits must be consumed
+    /// whole and sent on as one arguments fragment, `\\` and the input, leaving the reader where
+    /// that hint holds. False (the default) otherwise.
+    fn quiet_backslash(&self) -> bool {
+        false
+    }
 }
 
 /// `spare` reset for a new payload (`Reader::reset`), or a new reader from `make`.

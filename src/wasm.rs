@@ -146,7 +146,7 @@ impl JsToolCallParser {
     /// 2 reasoning, 3 arguments), the call index, the byte budget (at most `u32::MAX`), the
     /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`; the DEL bit marks simple
     /// escapes quiet, `Stop::ESCAPES`), and flags (bit 0: whole non-ASCII characters are quiet,
-    /// `Quiet::utf8`). Renewed by every
+    /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Renewed by every
     /// call that takes input; the package answers quiet pushes without calling in
     /// (`pushInput`'s `skipped`).
     #[wasm_bindgen(js_name = quietPtr)]
@@ -166,7 +166,7 @@ impl JsToolCallParser {
             return;
         }
         let stop = q.stop.0;
-        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, u32::from(q.utf8)];
+        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, u32::from(q.utf8) | u32::from(q.backslash) << 1];
     }
 
     /// The resolved parser id (useful with `parser: "auto"`).

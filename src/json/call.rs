@@ -195,6 +195,10 @@ impl Reader for CallsReader {
         }
     }
 
+    fn quiet_backslash(&self) -> bool {
+        matches!(self.part, ListPart::InObj { .. }) && self.obj.as_ref().is_some_and(|o| o.quiet_backslash())
+    }
+
     fn reset(&mut self, bare: bool) -> bool {
         // Only a reader configured as `new` makes it (not `keep_nameless`, `without_collapse`).
         if self.keep_nameless || self.collapse == self.bare {
@@ -605,8 +609,17 @@ impl WrapperReader {
 
     /// See `Reader::quiet`: inside a string of arguments forwarded raw.
     fn quiet(&self) -> Option<crate::quiet::Stop> {
-        let forwarding = self.part == ObjectPart::Value && self.role == Role::Args && self.committed;
-        (forwarding && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING_ESCAPES)
+        (self.forwarding() && self.sc.in_plain_string()).then_some(crate::quiet::Stop::JSON_STRING_ESCAPES)
+    }
+
+    /// See `Reader::quiet_backslash`.
+    fn quiet_backslash(&self) -> bool {
+        self.forwarding() && self.sc.held_backslash()
+    }
+
+    /// Reading the arguments value, sent on as it comes.
+    fn forwarding(&self) -> bool {
+        self.part == ObjectPart::Value && self.role == Role::Args && self.committed
     }
 
     fn classify_key(&self) -> Role {

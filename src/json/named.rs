@@ -97,6 +97,11 @@ impl RawArgs {
         self.sc.in_plain_string().then_some(crate::quiet::Stop::JSON_STRING_ESCAPES)
     }
 
+    /// In a string of the arguments, the `\\` of an escape held (`Reader::quiet_backslash`).
+    pub fn quiet_backslash(&self) -> bool {
+        self.sc.held_backslash()
+    }
+
     /// Returns the bytes used and whether the call ended.
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, bool) {
         self.scratch.clear();
@@ -247,6 +252,10 @@ const MAX_TYPE: usize = 64;
 impl Reader for NamedReader {
     fn quiet(&self) -> Option<crate::quiet::Stop> {
         if self.part == Part::Args { self.args.quiet() } else { None }
+    }
+
+    fn quiet_backslash(&self) -> bool {
+        self.part == Part::Args && self.args.quiet_backslash()
     }
 
     fn reset(&mut self, _bare: bool) -> bool {
@@ -533,6 +542,14 @@ impl Reader for MistralReader {
             MistralPart::Args => self.args.quiet(),
             MistralPart::Inner => self.inner.as_ref()?.quiet(),
             _ => None,
+        }
+    }
+
+    fn quiet_backslash(&self) -> bool {
+        match self.part {
+            MistralPart::Args => self.args.quiet_backslash(),
+            MistralPart::Inner => self.inner.as_ref().is_some_and(|r| r.quiet_backslash()),
+            _ => false,
         }
     }
 

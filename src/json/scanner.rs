@@ -225,6 +225,12 @@ impl JsonScanner {
         matches!(self.place, Place::Str { esc: Esc::None, low: false, .. })
     }
 
+    /// Inside a string, the `\\` of an escape consumed and nothing else pending: a simple-escape
+    /// byte next writes `\\` and itself, and leaves the string plain (`in_plain_string`).
+    pub fn held_backslash(&self) -> bool {
+        matches!(self.place, Place::Str { esc: Esc::Backslash, low: false, .. })
+    }
+
     pub fn in_string(&self) -> bool {
         matches!(self.place, Place::Str { .. })
     }

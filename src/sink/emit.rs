@@ -176,15 +176,18 @@ impl Emitter {
 
     /// Leaves the first `head.len()` bytes of the first queued event out: they are `head`, the
     /// start of its text, reasoning or arguments fragment (a quiet run the caller reported
-    /// already, `ToolCallParser::push_after_quiet`). False (and nothing changes) when they are
+    /// already, `ToolCallParser::push_after_quiet`), after a `\\` when `backslash` (a held one
+    /// that went out with them, `Quiet::backslash`). False (and nothing changes) when they are
     /// not.
-    pub fn skip_head(&mut self, head: &str) -> bool {
+    pub fn skip_head(&mut self, head: &str, backslash: bool) -> bool {
         let Some(q) = self.events.first_mut() else { return false };
         let (Queued::Text(t) | Queued::Reasoning(t) | Queued::Delta { args: t, .. }) = q else { return false };
-        if !self.buf[t.start..t.end].starts_with(head) {
+        let at = t.start + usize::from(backslash);
+        let text = &self.buf[t.start..t.end];
+        if backslash && !text.starts_with('\\') || !text[at - t.start..].starts_with(head) {
             return false;
         }
-        t.start += head.len();
+        t.start = at + head.len();
         if t.start == t.end {
             self.events.remove(0);
             self.ended = self.ended.map(|(pos, kept)| (pos - 1, kept));

@@ -151,8 +151,8 @@ impl Sink {
     }
 
     /// Leaves `head` out of the first queued event (`Emitter::skip_head`).
-    pub fn skip_head(&mut self, head: &str) -> bool {
-        self.out.skip_head(head)
+    pub fn skip_head(&mut self, head: &str, backslash: bool) -> bool {
+        self.out.skip_head(head, backslash)
     }
 
     /// Number of calls started so far.

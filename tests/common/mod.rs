@@ -268,11 +268,18 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
             Some(q) if c.is_empty() || (q.admits(c) && pending.len() + c.len() <= q.budget.min(1 << 16)) => {
                 quiet += 1;
                 pending.push_str(c);
-                match q.kind {
-                    _ if c.is_empty() => vec![],
-                    QuietKind::Text => vec![Event::Text(c.to_string())],
-                    QuietKind::Reasoning => vec![Event::Reasoning(c.to_string())],
-                    QuietKind::Args(index) => vec![Event::ToolCallDelta { index, arguments_delta: c.to_string() }],
+                if c.is_empty() {
+                    vec![]
+                } else {
+                    // A held `\\` goes out with the first chunk after it; then the plain hint.
+                    let delta = if q.backslash { format!("\\{c}") } else { c.to_string() };
+                    assert!(!q.backslash || matches!(q.kind, QuietKind::Args(_)), "{}: a held backslash outside arguments", f.name);
+                    hint = Some(q.after());
+                    match q.kind {
+                        QuietKind::Text => vec![Event::Text(delta)],
+                        QuietKind::Reasoning => vec![Event::Reasoning(delta)],
+                        QuietKind::Args(index) => vec![Event::ToolCallDelta { index, arguments_delta: delta }],
+                    }
                 }
             }
             _ => {

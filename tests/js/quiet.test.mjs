@@ -127,8 +127,8 @@ test("escapes in a JSON string argument and non-ASCII text are answered in JS wh
   for (const size of [4, 7]) {
     const chunks = pieces(hermes, size);
     const quiet = compare({ name: "hermes, escapes and non-ASCII", options: { parser: "hermes" } }, chunks, `${size}-character chunks`);
-    // 28% before the hint admitted escapes and non-ASCII; escapes cut between two pushes stay in the wasm.
-    assert.ok(quiet > chunks.length * 0.6, `${quiet} of ${chunks.length} pushes answered from the hint`);
+    // 28% before the hint admitted escapes and non-ASCII, 69% before it admitted a held `\\`.
+    assert.ok(quiet > chunks.length * 0.8, `${quiet} of ${chunks.length} pushes answered from the hint`);
   }
   // A surrogate pair cut between two pushes: the wasm path, the same events.
   const emoji = "ab🌍cd".repeat(30);
