@@ -128,6 +128,11 @@ function readString(ptr, len) {
   return utf8Out.decode(m.subarray(ptr, ptr + len));
 }
 
+/** The second character of a JSON simple escape: `"`, `\\`, `/`, `b`, `f`, `n`, `r`, `t`. */
+function isSimpleEscape(c) {
+  return c === 34 || c === 92 || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116;
+}
+
 /** At most this many characters of quiet pushes wait for the next call into the wasm. */
 const PENDING_MAX = 1 << 16;
 
@@ -155,8 +160,12 @@ export class ToolCallParser {
   #quietIndex = 0;
   #quietBudget = 0;
   #stop = new Int32Array(4);
-  /** Quiet characters answered already and not yet handed to the core (ASCII: one byte each). */
+  /** Simple escapes are quiet (the stop set's DEL bit); so are whole non-ASCII characters. */
+  #quietEscapes = false;
+  #quietUtf8 = false;
+  /** Quiet characters answered already and not yet handed to the core, and their UTF-8 length. */
   #pending = "";
+  #pendingBytes = 0;
 
   constructor(options) {
     this.#wasm = new WasmParser(parserOptionsJson(options));
@@ -176,16 +185,13 @@ export class ToolCallParser {
     }
     const wasm = this.#open("push");
     const n = chunk.length;
-    if (this.#quietKind !== 0 && this.#pending.length + n <= this.#quietBudget) {
-      const stop = this.#stop;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = chunk.charCodeAt(i);
-        if (c >= 0x80 || (stop[c >> 5] >>> (c & 31)) & 1) break;
-      }
-      if (i === n) {
+    // A chunk of n UTF-16 units is at least n bytes of UTF-8.
+    if (this.#quietKind !== 0 && this.#pendingBytes + n <= this.#quietBudget) {
+      const bytes = this.#quietBytes(chunk);
+      if (bytes >= 0 && this.#pendingBytes + bytes <= this.#quietBudget) {
         if (n === 0) return [];
         this.#pending += chunk;
+        this.#pendingBytes += bytes;
         switch (this.#quietKind) {
           case 1:
             return [{ type: "text", text: chunk }];
@@ -196,11 +202,43 @@ export class ToolCallParser {
         }
       }
     }
-    const skipped = this.#pending.length;
+    const skipped = this.#pendingBytes;
     const text = skipped === 0 ? chunk : this.#pending + chunk;
     this.#pending = "";
+    this.#pendingBytes = 0;
     const out = this.#pushInput(wasm, text, skipped);
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
+  }
+
+  /**
+   * The UTF-8 length of `chunk` when the hint admits it (as `Quiet::admits` in src/quiet.rs),
+   * else -1: no ASCII byte of the stop set, but for a whole simple escape (`\\n`, `\\"`, ...)
+   * when the set marks escapes quiet (its DEL bit, `Stop::ESCAPES`); non-ASCII characters only
+   * when the hint says so (`utf8`), whole (a surrogate pair in the chunk).
+   */
+  #quietBytes(chunk) {
+    const stop = this.#stop;
+    const n = chunk.length;
+    let bytes = n;
+    for (let i = 0; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c < 0x80) {
+        if (((stop[c >> 5] >>> (c & 31)) & 1) === 0) continue;
+        if (c === 92 && this.#quietEscapes && i + 1 < n && isSimpleEscape(chunk.charCodeAt(i + 1))) {
+          i++;
+          continue;
+        }
+        return -1;
+      }
+      if (!this.#quietUtf8) return -1;
+      if (c < 0x800) bytes += 1;
+      else if (c < 0xd800 || c > 0xdfff) bytes += 2;
+      else if (c <= 0xdbff && i + 1 < n && (chunk.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        bytes += 2;
+        i++;
+      } else return -1;
+    }
+    return bytes;
   }
 
   /** Writes `text`'s UTF-8 into the input buffer and pushes it; returns the result's length. */
@@ -237,14 +275,17 @@ export class ToolCallParser {
     this.#quietIndex = w[at + 1];
     this.#quietBudget = Math.min(w[at + 2], PENDING_MAX);
     readStopSet(w, at + 3, this.#stop);
+    this.#quietEscapes = this.#stop[3] < 0;
+    this.#quietUtf8 = (w[at + 7] & 1) !== 0;
   }
 
   /** Hands the quiet characters waiting to the core (their events were returned already). */
   #flush(wasm) {
-    const skipped = this.#pending.length;
+    const skipped = this.#pendingBytes;
     if (skipped === 0) return;
     const text = this.#pending;
     this.#pending = "";
+    this.#pendingBytes = 0;
     this.#pushInput(wasm, text, skipped);
   }
 

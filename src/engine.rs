@@ -218,21 +218,23 @@ impl Engine {
         if !self.buf.is_empty() || sink.held_reasoning_ws() > 0 {
             return None;
         }
-        let (reasoning, stop) = match &self.mode {
-            Mode::Text { reasoning: false } => (false, self.content.ascii_firsts()),
-            Mode::Text { reasoning: true } => (true, self.thinking.ascii_firsts()),
+        // `utf8`: non-ASCII characters are quiet too (no marker starts with one).
+        let (reasoning, stop, utf8) = match &self.mode {
+            Mode::Text { reasoning: false } => (false, self.content.ascii_firsts(), self.content.ascii_starts()),
+            Mode::Text { reasoning: true } => (true, self.thinking.ascii_firsts(), self.thinking.ascii_starts()),
             Mode::Payload => {
                 let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
                 let stop = reader.quiet()?;
                 if sink.calls_started() > p.calls_at_start {
-                    return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()? });
+                    // A JSON string forwarded raw (`Stop::ESCAPES`) forwards any character.
+                    return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget: sink.args_room()?, utf8: stop.escapes() });
                 }
                 // The reader's own text or reasoning: emitted as it comes once it committed (no
                 // call follows it in the payload, so it is never held: `Reader::quiet`).
                 if !reader.committed() {
                     return None;
                 }
-                (stop.0 & Stop::REASONING.0 != 0, stop)
+                (stop.0 & Stop::REASONING.0 != 0, stop, false)
             }
             _ => return None,
         };
@@ -240,9 +242,10 @@ impl Engine {
             return None;
         }
         // Trailing reasoning whitespace is held back where the sink strips it.
-        let ws = if reasoning && sink.strips_reasoning_tail() { Stop::ASCII_WS } else { Stop::default() };
+        let strips = reasoning && sink.strips_reasoning_tail();
+        let ws = if strips { Stop::ASCII_WS } else { Stop::default() };
         let kind = if reasoning { QuietKind::Reasoning } else { QuietKind::Text };
-        Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX })
+        Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX, utf8: utf8 && !strips })
     }
 
     /// Feeds a chunk.

@@ -40,11 +40,11 @@ impl Stop {
     }
 
     /// True when a run may hold `bytes`: none ends it (`has`), but for the complete simple
-    /// escapes the set admits (`ESCAPES`).
-    pub fn admits(self, bytes: &[u8]) -> bool {
+    /// escapes the set admits (`ESCAPES`) and, with `utf8`, bytes from 0x80.
+    pub fn admits(self, bytes: &[u8], utf8: bool) -> bool {
         let mut i = 0;
         while i < bytes.len() {
-            if self.has(bytes[i]) {
+            if self.has(bytes[i]) && !(utf8 && bytes[i] >= 0x80) {
                 if !(bytes[i] == b'\\' && self.escapes() && bytes.get(i + 1).is_some_and(|&e| is_simple_escape(e))) {
                     return false;
                 }
@@ -90,13 +90,16 @@ pub struct Quiet {
     pub stop: Stop,
     /// Bytes that may come quietly before a limit could be reached.
     pub budget: usize,
+    /// Non-ASCII characters are quiet too (whole ones: the input is text). A host that reads
+    /// only `stop` (the package's JS) stops at every byte from 0x80.
+    pub utf8: bool,
 }
 
 impl Quiet {
     /// True when `chunk` (of at most `budget` bytes) is quiet: no byte in `stop`, none
-    /// non-ASCII, but for the escapes `stop` admits (`Stop::admits`).
+    /// non-ASCII unless `utf8`, but for the escapes `stop` admits (`Stop::admits`).
     pub fn admits(&self, chunk: &str) -> bool {
-        chunk.len() <= self.budget && self.stop.admits(chunk.as_bytes())
+        chunk.len() <= self.budget && self.stop.admits(chunk.as_bytes(), self.utf8)
     }
 }
 
@@ -109,14 +112,15 @@ mod tests {
     fn admits_whole_simple_escapes_only_with_escapes() {
         let (plain, esc) = (Stop::JSON_STRING, Stop::JSON_STRING_ESCAPES);
         for ok in ["abc", r#"a\nb"#, r#"\"\\\/\b\f\n\r\t"#, ""] {
-            assert!(esc.admits(ok.as_bytes()), "{ok}");
-            assert_eq!(plain.admits(ok.as_bytes()), !ok.contains('\\'), "{ok}");
+            assert!(esc.admits(ok.as_bytes(), false), "{ok}");
+            assert_eq!(plain.admits(ok.as_bytes(), false), !ok.contains('\\'), "{ok}");
         }
         for bad in [r#"a\"#, r#"\u0041"#, r#"\x"#, "a\"b", "a\nb", "caf\u{e9}", r#"\\\"#] {
-            assert!(!esc.admits(bad.as_bytes()), "{bad}");
-            assert!(!plain.admits(bad.as_bytes()), "{bad}");
+            assert!(!esc.admits(bad.as_bytes(), false), "{bad}");
+            assert!(!plain.admits(bad.as_bytes(), false), "{bad}");
         }
-        assert!(esc.escapes() && !plain.escapes() && !esc.admits(b"\x7f") && plain.admits(b"\x7f"));
+        assert!(esc.escapes() && !plain.escapes() && !esc.admits(b"\x7f", false) && plain.admits(b"\x7f", false));
+        assert!(esc.admits("caf\u{e9}".as_bytes(), true) && !esc.admits("caf\u{e9}\\".as_bytes(), true));
     }
 
     /// `has` reads the bit of `b` in the `u128` set, every byte outside ASCII stopping.

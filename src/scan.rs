@@ -151,6 +151,12 @@ impl MarkerSet {
         crate::quiet::Stop(self.first[0] as u128 | (self.first[1] as u128) << 64)
     }
 
+    /// No marker starts with a byte from 0x80 (then input of whole non-ASCII characters
+    /// holds no marker's start either).
+    pub fn ascii_starts(&self) -> bool {
+        self.first[2] | self.first[3] == 0
+    }
+
     /// Length of the longest marker (the hold-back bound).
     pub fn longest(&self) -> usize {
         self.longest

@@ -144,7 +144,9 @@ impl JsToolCallParser {
 
     /// Where the quiet-run hint (`crate::quiet`) is, as eight u32: the kind (0 none, 1 text,
     /// 2 reasoning, 3 arguments), the call index, the byte budget (at most `u32::MAX`), the
-    /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`), and 0. Renewed by every
+    /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`; the DEL bit marks simple
+    /// escapes quiet, `Stop::ESCAPES`), and flags (bit 0: whole non-ASCII characters are quiet,
+    /// `Quiet::utf8`). Renewed by every
     /// call that takes input; the package answers quiet pushes without calling in
     /// (`pushInput`'s `skipped`).
     #[wasm_bindgen(js_name = quietPtr)]
@@ -164,7 +166,7 @@ impl JsToolCallParser {
             return;
         }
         let stop = q.stop.0;
-        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, 0];
+        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, u32::from(q.utf8)];
     }
 
     /// The resolved parser id (useful with `parser: "auto"`).

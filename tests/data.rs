@@ -52,7 +52,7 @@ fn main() {
 /// Cases with long quiet runs (message bodies, string arguments) and the share of their 4-byte
 /// pushes the quiet-run hint must answer (`common::check_quiet`): the hint fires, not only
 /// harms nothing.
-const QUIET_RUNS: &[(&str, f64)] = &[("openai/harmony-long-reasoning-and-final-message", 0.85), ("muse/long-reasoning-and-answer", 0.85), ("hermes/quiet-run-code-argument-with-escapes", 0.7)];
+const QUIET_RUNS: &[(&str, f64)] = &[("openai/harmony-long-reasoning-and-final-message", 0.85), ("muse/long-reasoning-and-answer", 0.85), ("hermes/quiet-run-code-argument-with-escapes", 0.7), ("hermes/quiet-run-non-ascii-prose-and-argument", 0.8)];
 
 fn fixture(case: &data::Case) -> Fixture {
     Fixture { name: case.name.clone(), input: case.input.clone(), options: case.options.clone().unwrap_or_default(), ..Default::default() }

@@ -423,4 +423,18 @@ fn quiet_path_writes_what_the_rewriter_writes() {
         let events = input.matches("\n\n").count();
         assert!(options["limits"].is_object() || answered > events / 3, "escapes, {options}: {answered} chunks answered of {events} events");
     }
+    // Non-ASCII characters (accents, CJK, emoji) in prose, reasoning and an argument, raw and
+    // (some) as `\uXXXX` escapes, which the quiet path leaves to the plain way.
+    let text = format!("<think>Réfléchissons… 考えてみる — “quoted”</think>東京は日本の首都です。Ça coûte 5 €. 🙂 <tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"notes/東京.md\", \"content\": \"{}\"}}}}\n</tool_call> 完了。", "東京タワー 🗼 café ".repeat(30));
+    let data = |piece: &str, n: usize| {
+        let piece = if n % 5 == 0 { piece.replace('é', "\\u00e9") } else { piece.to_string() };
+        format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{piece}}},"finish_reason":null}}]}}"#)
+    };
+    let input = stream(&text, &data);
+    assert!(input.contains("\\u00e9") && input.contains('é'));
+    for options in [json!({"parser": "hermes"}), json!({"parser": "hermes", "reasoning": "qwen3"}), json!({"parser": "hermes", "limits": {"maxArgsBytes": 300}})] {
+        let answered = quiet_chunkings(&options, input.as_bytes(), &format!("non-ASCII, {options}"));
+        let events = input.matches("\n\n").count();
+        assert!(options["limits"].is_object() || answered > events / 2, "non-ASCII, {options}: {answered} chunks answered of {events} events");
+    }
 }

@@ -208,7 +208,7 @@ pub struct SseRewriter {
     /// only it is worth working out (the template written, the strings cut).
     hint_wanted: bool,
     /// Texts of events `push_answered` answered from the hint, not yet given to the parser:
-    /// the first `quiet_len` bytes (ASCII: the hint's stop set holds every byte from 0x80);
+    /// the first `quiet_len` bytes (whole decoded texts: valid UTF-8);
     /// the rest is room written before (scratch) kept for the next answers.
     quiet_texts: Vec<u8>,
     quiet_len: usize,
@@ -236,7 +236,8 @@ pub enum Answer {
 /// are the same bytes but for their text (`input_prefix` + text + `input_suffix`; the text a
 /// JSON string body whose escapes are ASCII ones (`unescape_ascii`) and whose decoded bytes are
 /// ASCII outside `stop` but for the simple escapes the parser's set admits (`Stop::ESCAPES`:
-/// a code argument's `\\n`), at most `budget` decoded bytes in all) would each come out as
+/// a code argument's `\\n`) and the non-ASCII characters it admits (`utf8`), at most
+/// `budget` decoded bytes in all) would each come out as
 /// `output_prefix` + text + `output_suffix` (the text re-escaped as `push_json_string` writes
 /// it; the same event when `verbatim`), the decoded text going to choice `slot`'s parser and
 /// nothing else changing. `push_answered` answers such events from these bytes and hands their
@@ -256,6 +257,9 @@ pub struct SseQuiet {
     /// The parser's set admits simple escapes in the decoded text (`Stop::ESCAPES`; `stop`
     /// holds DEL either way).
     escapes: bool,
+    /// The parser admits non-ASCII characters (`Quiet::utf8`): raw ones in the event's text
+    /// are quiet too (a `\\u` escape of one is not).
+    utf8: bool,
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -422,7 +426,8 @@ impl SseRewriter {
                     },
                     _ => (b, 1),
                 };
-                // A raw control character is no JSON; `stop.has` refuses every byte from 0x80.
+                // A raw control character is no JSON; `stop.has` holds every byte from 0x80
+                // (raw UTF-8 of whole characters: the data is text and `"`, `\\` are ASCII).
                 if b < 0x20 || t - texts_len >= room {
                     break false;
                 }
@@ -432,10 +437,11 @@ impl SseRewriter {
                     }
                     escape = false;
                 } else if stop.has(d) {
-                    if d != b'\\' || !h.escapes {
+                    if d == b'\\' && h.escapes {
+                        escape = true;
+                    } else if d < 0x80 || !h.utf8 {
                         break false;
                     }
-                    escape = true;
                 }
                 match texts.get_mut(t) {
                     Some(slot) => *slot = d,
@@ -494,9 +500,9 @@ impl SseRewriter {
         let slot = self.hint.as_ref().map(|h| h.slot);
         if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
             let mut events = 0;
-            // ASCII (see `quiet_texts`): valid UTF-8.
+            // Whole decoded texts (see `quiet_texts`): valid UTF-8.
             let texts = core::str::from_utf8(&self.quiet_texts[..self.quiet_len]).unwrap_or_default();
-            debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not ASCII");
+            debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not UTF-8");
             p.push_after_quiet_with(texts, texts.len(), |_| events += 1);
             debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
@@ -762,7 +768,7 @@ impl SseRewriter {
         let stop = q.stop.or(crate::quiet::Stop(1 << 127));
         let output_joint = format!("{output_suffix}{output_prefix}");
         let escapes = q.stop.escapes();
-        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes })
+        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes, utf8: q.utf8 })
     }
 
     /// Keeps what later chunks need from the first chunk: its data (the envelope), id and

@@ -119,6 +119,28 @@ test("pushBytes and finish hand the waiting quiet characters to the core first",
   assert.equal(end.arguments, '{"a": "xyzw"}');
 });
 
+test("escapes in a JSON string argument and non-ASCII text are answered in JS where the hint admits them", () => {
+  // A code argument full of escapes, and prose, reasoning and an argument with accents, CJK and
+  // an emoji (a surrogate pair, whole or cut between two pushes).
+  const code = 'fn main() {\\n    println!(\\"héllo\\\\n\\");\\n\\t// 世界 🌍\\n}\\n'.repeat(40);
+  const hermes = `Voilà le café ☕ — 日本語のテキスト.<tool_call>\n{"name": "write_file", "arguments": {"path": "a.rs", "content": "${code}"}}\n</tool_call>`;
+  for (const size of [4, 7]) {
+    const chunks = pieces(hermes, size);
+    const quiet = compare({ name: "hermes, escapes and non-ASCII", options: { parser: "hermes" } }, chunks, `${size}-character chunks`);
+    // 28% before the hint admitted escapes and non-ASCII; escapes cut between two pushes stay in the wasm.
+    assert.ok(quiet > chunks.length * 0.6, `${quiet} of ${chunks.length} pushes answered from the hint`);
+  }
+  // A surrogate pair cut between two pushes: the wasm path, the same events.
+  const emoji = "ab🌍cd".repeat(30);
+  const units = [];
+  for (let i = 0; i < emoji.length; i += 3) units.push(emoji.slice(i, i + 3));
+  compare({ name: "hermes, cut surrogate pairs", options: { parser: "hermes" } }, units, "3-unit chunks");
+  const reasoning = `<think>${"réflexion sur le problème, 考える. ".repeat(30)}</think>Réponse: oui.`;
+  const chunks = pieces(reasoning, 4);
+  const quiet = compare({ name: "qwen3 reasoning, non-ASCII", options: { parser: "hermes", reasoning: "qwen3" } }, chunks, "4-character chunks");
+  assert.ok(quiet > chunks.length * 0.7, `${quiet} of ${chunks.length} reasoning pushes answered from the hint`);
+});
+
 // The SSE form (pkg-template/stream.js `SseRewriter` over `pushInput`, src/sse/rewriter.rs
 // `push_answered`): network chunks of whole events that the core's hint admits are answered
 // without parsing; every chunk's output must be the bare binding's plain `push`.
@@ -205,6 +227,27 @@ test("SseRewriter: the quiet path reads escaped texts (prose, reasoning, argumen
       const chunks = eventChunks(input, per);
       const answered = compareSse(`escapes, ${JSON.stringify(options)}, ${per} a chunk`, options, chunks);
       if (!options.limits && per === 1) assert.ok(answered > chunks.length / 3, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
+    }
+  }
+});
+
+test("SseRewriter: the quiet path reads non-ASCII texts (raw and as \\u escapes) as the rewriter does", () => {
+  const text = `<think>Réfléchissons… 考えてみる — “quoted”</think>東京は日本の首都です。Ça coûte 5 €. 🙂 <tool_call>\n{"name": "write_file", "arguments": {"path": "notes/東京.md", "content": "${"東京タワー 🗼 café ".repeat(30)}"}}\n</tool_call> 完了。`;
+  const head = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":';
+  const chars = [...text];
+  let sse = `data: ${head}{"role":"assistant","content":""},"finish_reason":null}]}\n\n`;
+  for (let i = 0; i < chars.length; i += 4) {
+    const json = JSON.stringify(chars.slice(i, i + 4).join(""));
+    sse += `data: ${head}{"content":${i % 20 === 0 ? json.replaceAll("é", "\\u00e9") : json}},"finish_reason":null}]}\n\n`;
+  }
+  sse += `data: ${head}{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`;
+  assert.ok(sse.includes("\\u00e9") && sse.includes("é"));
+  const input = new TextEncoder().encode(sse);
+  for (const options of [{ parser: "hermes" }, { parser: "hermes", reasoning: "qwen3" }, { parser: "hermes", limits: { maxArgsBytes: 300 } }]) {
+    for (const per of [1, 3, 8]) {
+      const chunks = eventChunks(input, per);
+      const answered = compareSse(`non-ASCII, ${JSON.stringify(options)}, ${per} a chunk`, options, chunks);
+      if (!options.limits && per === 1) assert.ok(answered > chunks.length / 2, `${JSON.stringify(options)}: ${answered} of ${chunks.length} chunks answered`);
     }
   }
 });
