@@ -26,6 +26,7 @@
 //! (`Sink::dropped`) and where the input ended (`Sink::end_input`).
 
 use crate::prelude::*;
+use alloc::rc::Rc;
 use crate::event::Label;
 use crate::reader::{reuse, CallError, Reader, Status, READER_LOOKAHEAD};
 use crate::scan::{Act, Hit, MarkerSet};
@@ -94,16 +95,8 @@ pub struct Engine {
     /// See `PayloadState`.
     payload_state: PayloadState,
     has_end: bool,
-    content: MarkerSet,
-    thinking: MarkerSet,
-    section_set: MarkerSet,
-    end_set: MarkerSet,
-    /// `end_set` plus the section's closing markers: after a payload read outside any section,
-    /// a section close is the close of a section the chat template opened (Qwen3-Coder output
-    /// prefilled with `<tool_call>`: `<function=…>…</function></tool_call>`), consumed as markup.
-    orphan_end_set: MarkerSet,
-    /// Closing markers (`End`) and opening markers (`Start`) for `Mode::Skip`.
-    skip_set: MarkerSet,
+    /// The marker sets, read only (shared by the parsers of one registered family: `Sets::shared`).
+    sets: Rc<Sets>,
     mode: Mode,
     section: Option<SectionState>,
     buf: String,
@@ -132,12 +125,24 @@ struct CallMarkup {
     left_out: bool,
 }
 
-impl Engine {
-    /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`;
-    /// `thinking` is the option that, with the chosen markers' [`Thinking`], sets the start state.
-    pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, thinking: Option<bool>) -> Engine {
-        let reasoning = reasoning.or(syntax.reasoning);
-        let start_in_reasoning = reasoning.is_some_and(|r| r.thinking.starts_inside(thinking));
+/// The engine's marker sets, one per stage.
+struct Sets {
+    content: MarkerSet,
+    thinking: MarkerSet,
+    section_set: MarkerSet,
+    end_set: MarkerSet,
+    /// `end_set` plus the section's closing markers: after a payload read outside any section,
+    /// a section close is the close of a section the chat template opened (Qwen3-Coder output
+    /// prefilled with `<tool_call>`: `<function=…>…</function></tool_call>`), consumed as markup.
+    orphan_end_set: MarkerSet,
+    /// Closing markers (`End`) and opening markers (`Start`) for `Mode::Skip`.
+    skip_set: MarkerSet,
+    /// `content` holds the `bareJson` marker (`BARE_PAYLOAD`).
+    bare: bool,
+}
+
+impl Sets {
+    fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, bare: bool) -> Sets {
         let mut content = MarkerSet::new();
         let mut thinking = MarkerSet::new();
         let mut section_set = MarkerSet::new();
@@ -166,6 +171,55 @@ impl Engine {
             content.add_all(r.start, Act::ThinkStart).add_all(r.end, Act::Ignore).add_all(r.ignore, Act::Ignore);
             thinking.add_all(r.end, Act::ThinkEnd).add_all(r.start, Act::Ignore);
         }
+        if bare {
+            content.add("{", BARE_PAYLOAD);
+        }
+        Sets { content, thinking, section_set, end_set, orphan_end_set, skip_set, bare }
+    }
+
+    /// The sets of a registered family's `syntax` with reasoning markers `reasoning` (both
+    /// statics). The package's wasm (one thread) builds them once per (syntax, reasoning,
+    /// `bare`) and shares them: a parser is often made for one reply, and building six sets
+    /// was about a fifth of a new parser's cost there. At most one entry per family and
+    /// reasoning parser pair used, twice (`bare`).
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    fn shared(syntax: &'static Syntax<'static>, reasoning: Option<&'static Reasoning<'static>>, bare: bool) -> Rc<Sets> {
+        type Key = (*const Syntax<'static>, *const Reasoning<'static>, bool);
+        static CACHE: crate::small::Single<Vec<(Key, Rc<Sets>)>> = crate::small::Single::new(Vec::new());
+        let key: Key = (syntax, reasoning.map_or(core::ptr::null(), |r| r as *const _), bare);
+        let mut cache = CACHE.0.borrow_mut();
+        if let Some((_, sets)) = cache.iter().find(|(k, _)| *k == key) {
+            return sets.clone();
+        }
+        let sets = Rc::new(Sets::new(syntax, reasoning, bare));
+        cache.push((key, sets.clone()));
+        sets
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+    fn shared(syntax: &'static Syntax<'static>, reasoning: Option<&'static Reasoning<'static>>, bare: bool) -> Rc<Sets> {
+        Rc::new(Sets::new(syntax, reasoning, bare))
+    }
+}
+
+impl Engine {
+    /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`;
+    /// `thinking` is the option that, with the chosen markers' [`Thinking`], sets the start state.
+    pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, thinking: Option<bool>) -> Engine {
+        let reasoning = reasoning.or(syntax.reasoning);
+        Engine::with_sets(syntax, reasoning, thinking, Rc::new(Sets::new(syntax, reasoning, false)))
+    }
+
+    /// `new` for a registered family's static `syntax`, with the `bareJson` marker already in
+    /// (`bare`; `set_recovery` must then be given the bare payload): its marker sets are shared
+    /// (`Sets::shared`).
+    pub fn for_family(syntax: &'static Syntax<'static>, reasoning: Option<&'static Reasoning<'static>>, thinking: Option<bool>, bare: bool) -> Engine {
+        let reasoning = reasoning.or(syntax.reasoning);
+        Engine::with_sets(syntax, reasoning, thinking, Sets::shared(syntax, reasoning, bare))
+    }
+
+    fn with_sets(syntax: &Syntax, reasoning: Option<&Reasoning>, thinking: Option<bool>, sets: Rc<Sets>) -> Engine {
+        let start_in_reasoning = reasoning.is_some_and(|r| r.thinking.starts_inside(thinking));
         Engine {
             payload: syntax.payload,
             bare_payload: Payload::None,
@@ -173,12 +227,7 @@ impl Engine {
             reader_bare: false,
             payload_state: PayloadState::default(),
             has_end: !syntax.end.is_empty(),
-            content,
-            thinking,
-            section_set,
-            end_set,
-            orphan_end_set,
-            skip_set,
+            sets,
             mode: Mode::Text { reasoning: reasoning.is_some() && start_in_reasoning },
             section: None,
             buf: String::new(),
@@ -195,7 +244,13 @@ impl Engine {
         self.drop_malformed = drop_malformed;
         if let Some(payload) = bare_payload {
             self.bare_payload = payload;
-            self.content.add("{", BARE_PAYLOAD);
+            // An engine's own sets (`new`) take the marker here; shared ones had it built in
+            // (`for_family` with `bare`).
+            if let Some(sets) = Rc::get_mut(&mut self.sets).filter(|s| !s.bare) {
+                sets.content.add("{", BARE_PAYLOAD);
+                sets.bare = true;
+            }
+            debug_assert!(self.sets.bare);
         }
     }
 
@@ -208,7 +263,7 @@ impl Engine {
     /// marker, plus the bounded
     /// look-ahead readers use between parts of a payload (`READER_LOOKAHEAD`).
     pub fn hold_bound(&self) -> usize {
-        [&self.content, &self.thinking, &self.section_set, &self.orphan_end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
+        [&self.sets.content, &self.sets.thinking, &self.sets.section_set, &self.sets.orphan_end_set].iter().map(|s| s.longest()).max().unwrap_or(0)
             + READER_LOOKAHEAD
     }
 
@@ -220,8 +275,8 @@ impl Engine {
         }
         // `utf8`: non-ASCII characters are quiet too (no marker starts with one).
         let (reasoning, stop, utf8) = match &self.mode {
-            Mode::Text { reasoning: false } => (false, self.content.ascii_firsts(), self.content.ascii_starts()),
-            Mode::Text { reasoning: true } => (true, self.thinking.ascii_firsts(), self.thinking.ascii_starts()),
+            Mode::Text { reasoning: false } => (false, self.sets.content.ascii_firsts(), self.sets.content.ascii_starts()),
+            Mode::Text { reasoning: true } => (true, self.sets.thinking.ascii_firsts(), self.sets.thinking.ascii_starts()),
             Mode::Payload => {
                 let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
                 // Or the `\\` of an escape held in such a string (`Reader::quiet_backslash`).
@@ -379,7 +434,7 @@ impl Engine {
                 if input.is_empty() {
                     return None;
                 }
-                let set = if reasoning { &self.thinking } else { &self.content };
+                let set = if reasoning { &self.sets.thinking } else { &self.sets.content };
                 let emit = |sink: &mut Sink, s: &str| {
                     if reasoning { sink.reasoning_at(off, s) } else { sink.text_at(off, s) }
                 };
@@ -457,21 +512,21 @@ impl Engine {
                     }
                     return None;
                 }
-                if eof && sec.calls_at_open != sink.calls_started() && self.section_set.at_start(input, false).is_err() {
+                if eof && sec.calls_at_open != sink.calls_started() && self.sets.section_set.at_start(input, false).is_err() {
                     // The output ends inside a marker after the section's calls: markup, cut off.
                     self.section = None;
                     self.mode = Mode::Text { reasoning: false };
                     return Some(input.len());
                 }
-                match self.section_set.at_start(input, eof) {
+                match self.sets.section_set.at_start(input, eof) {
                     Err(()) => None,
                     Ok(Some(idx)) => {
-                        let len = self.section_set.text(idx).len();
+                        let len = self.sets.section_set.text(idx).len();
                         sec.text = false;
-                        match self.section_set.act(idx) {
+                        match self.sets.section_set.act(idx) {
                             Act::SectionEnd if sec.given_back && self.markup.left_out => {
                                 // The section of a left-out call closes as text, as it opened.
-                                sink.text_at(off, self.section_set.text(idx));
+                                sink.text_at(off, self.sets.section_set.text(idx));
                             }
                             Act::SectionEnd => {}
                             act => {
@@ -479,14 +534,14 @@ impl Engine {
                                     // A swallowed marker (a repeated opening) is held with the
                                     // section: text if the section turns out to be prose, part of
                                     // the markup of its first call if that call is left out.
-                                    sec.held.push_str(self.section_set.text(idx));
+                                    sec.held.push_str(self.sets.section_set.text(idx));
                                 }
                             }
                         }
-                        match self.section_set.act(idx) {
+                        match self.sets.section_set.act(idx) {
                             Act::Start => {
                                 self.payload_state.held.clear();
-                                self.payload_state.held.push_str(self.section_set.text(idx));
+                                self.payload_state.held.push_str(self.sets.section_set.text(idx));
                                 self.open_payload(true, 0, off, sink);
                             }
                             Act::Bare => {
@@ -506,7 +561,7 @@ impl Engine {
                     Ok(None) if sec.calls_at_open < sink.calls_started() => {
                         // Text between the calls of a section is content; the section (and its
                         // closing marker) goes on.
-                        let at = match self.section_set.find(input, eof) {
+                        let at = match self.sets.section_set.find(input, eof) {
                             Hit::Found { at, .. } | Hit::Hold { at } => at,
                             Hit::None => input.len(),
                         };
@@ -622,7 +677,7 @@ impl Engine {
                 }
             }
             Mode::Skip => {
-                let (at, next) = match self.skip_set.find(input, eof) {
+                let (at, next) = match self.sets.skip_set.find(input, eof) {
                     Hit::None => (input.len(), None),
                     Hit::Hold { at } => (at, None),
                     Hit::Found { at, idx } => (at, Some(idx)),
@@ -632,8 +687,8 @@ impl Engine {
                     Some(idx) => {
                         let after = if self.section.is_some() { Mode::Section } else { Mode::Text { reasoning: false } };
                         self.mode = after;
-                        match self.skip_set.act(idx) {
-                            Act::End => Some(at + self.skip_set.text(idx).len()),
+                        match self.sets.skip_set.act(idx) {
+                            Act::End => Some(at + self.sets.skip_set.text(idx).len()),
                             _ => Some(at),
                         }
                     }
@@ -644,7 +699,7 @@ impl Engine {
                 }
             }
             Mode::After { held, at: held_at } => {
-                let ends = if self.section.is_some() { &self.end_set } else { &self.orphan_end_set };
+                let ends = if self.section.is_some() { &self.sets.end_set } else { &self.sets.orphan_end_set };
                 let ws = input.bytes().take_while(|b| b.is_ascii_whitespace()).count();
                 if held.is_empty() {
                     *held_at = off;
@@ -734,7 +789,7 @@ impl Engine {
         if !self.payload_state.main {
             self.reader = None;
         }
-        let orphan_end = self.section.is_none() && !self.orphan_end_set.is_empty();
+        let orphan_end = self.section.is_none() && !self.sets.orphan_end_set.is_empty();
         self.mode = if self.has_end || orphan_end {
             // The payload's buffer, emptied (`keep_held` gives it back): a payload and the
             // whitespace after it are never held at once.

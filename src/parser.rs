@@ -219,15 +219,15 @@ impl ToolCallParser {
     pub fn with_tools(opts: &Options, tools: Option<Tools>) -> Result<ToolCallParser, Error> {
         let family = resolve_family(&opts.parser, opts.model.as_deref())?;
         let reasoning = resolve_reasoning(opts.reasoning.as_deref())?;
-        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)? {
-            Some(e) => e,
-            None => Engine::new(&family.syntax, reasoning, opts.thinking),
-        };
         let policy = opts.policy.resolve(opts.recover, family.syntax.keep_repaired);
         // `bareJson`: a bare `{` in content opens a JSON call object, for families that have
         // calls but no bare opening marker of their own.
         let syntax = &family.syntax;
         let bare_json = policy.bare_json && syntax.bare.is_empty() && !matches!(syntax.payload, Payload::None);
+        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)? {
+            Some(e) => e,
+            None => Engine::for_family(&family.syntax, reasoning, opts.thinking, bare_json),
+        };
         engine.set_recovery(!policy.keep_malformed, bare_json.then_some(Payload::BARE_JSON_CALL));
         let prefix = opts.id_prefix.clone().unwrap_or_else(|| "call_".to_string());
         let mut sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);

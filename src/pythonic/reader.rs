@@ -127,7 +127,7 @@ impl CallsReader {
         let bytes = input.as_bytes();
         let python = self.python();
         let start = i;
-        while i < bytes.len() && (if python { lex::is_ident_byte(bytes[i]) || bytes[i] == b'.' } else { !matches!(bytes[i], b'{' | b'(' | b'<' | b'\n') }) {
+        while i < bytes.len() && (if python { lex::is_name_byte(bytes[i]) } else { !matches!(bytes[i], b'{' | b'(' | b'<' | b'\n') }) {
             i += 1;
         }
         let max = sink.limits.max_name_bytes;
