@@ -287,12 +287,10 @@ impl Engine {
                 };
                 if sink.calls_started() > p.calls_at_start {
                     // A JSON string forwarded raw (`Stop::ESCAPES`) forwards any character.
-                    let budget = sink.args_room()?.checked_sub(usize::from(backslash))?;
+                    let budget = sink.args_room()?.saturating_sub(usize::from(backslash));
                     return Some(Quiet { kind: QuietKind::Args(sink.call_index()), stop, budget, utf8: stop.escapes(), backslash });
                 }
-                if backslash {
-                    return None;
-                }
+                // (A held `\\` is in arguments: a call started, `Reader::quiet_backslash`.)
                 // The reader's own text or reasoning: emitted as it comes once it committed (no
                 // call follows it in the payload, so it is never held: `Reader::quiet`).
                 if !reader.committed() {

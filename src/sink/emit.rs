@@ -182,12 +182,11 @@ impl Emitter {
     pub fn skip_head(&mut self, head: &str, backslash: bool) -> bool {
         let Some(q) = self.events.first_mut() else { return false };
         let (Queued::Text(t) | Queued::Reasoning(t) | Queued::Delta { args: t, .. }) = q else { return false };
-        let at = t.start + usize::from(backslash);
-        let text = &self.buf[t.start..t.end];
-        if backslash && !text.starts_with('\\') || !text[at - t.start..].starts_with(head) {
+        let held = if backslash { "\\" } else { "" };
+        if !self.buf[t.start..t.end].strip_prefix(held).is_some_and(|rest| rest.starts_with(head)) {
             return false;
         }
-        t.start = at + head.len();
+        t.start += held.len() + head.len();
         if t.start == t.end {
             self.events.remove(0);
             self.ended = self.ended.map(|(pos, kept)| (pos - 1, kept));

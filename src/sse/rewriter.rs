@@ -260,6 +260,17 @@ pub struct SseQuiet {
     /// The parser admits non-ASCII characters (`Quiet::utf8`): raw ones in the event's text
     /// are quiet too (a `\\u` escape of one is not).
     utf8: bool,
+    /// The parser holds the `\\` of an escape (`Quiet::backslash`): the next answered text
+    /// starts with a simple-escape character, its output with that `\\` (written `\\\\`);
+    /// the texts after it (some wait, `quiet_len`) as the hint says.
+    backslash: bool,
+}
+
+/// True when arguments fragment `args` is the event's whole text `text`, but (a loose check:
+/// the parser's hint decides) for the `\\` of an escape the parser held before it (sent first)
+/// and one it holds after it (`Quiet::backslash`).
+fn whole_args(args: &str, text: &str) -> bool {
+    args == text || args.len().abs_diff(text.len()) <= 1 && (args.starts_with('\\') || text.ends_with('\\'))
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -405,6 +416,9 @@ impl SseRewriter {
             let grow = h.output_joint.len().saturating_sub(ip.len() + is.len());
             grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + h.output_prefix.len());
             o = put(out, o, h.output_prefix.as_bytes())?;
+            if h.backslash && texts_len == 0 {
+                o = put(out, o, b"\\\\")?;
+            }
         }
         let mut at = 0;
         // The events answered so far: where they end in `bytes`, in `texts` and in `out`.
@@ -414,8 +428,10 @@ impl SseRewriter {
             // The text up to its closing quote, escapes decoded into `texts` (and, unless
             // verbatim, written to `out` as `push_json_string` writes them).
             let mut len = 0;
-            // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`).
-            let mut escape = false;
+            // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`), or
+            // the parser holds one before the first text answered since the hint (`h.backslash`;
+            // none was when no text waits, and a text after the `\\` is not empty).
+            let mut escape = h.backslash && t == 0;
             let fits = loop {
                 let Some(&b) = body.get(len) else { break false };
                 let (d, n) = match b {
@@ -700,7 +716,7 @@ impl SseRewriter {
         // A quiet run's part: the event's whole text as reasoning or arguments of the open call.
         let quiet_part = match (parts.as_slice(), text.as_deref()) {
             ([Part::Reasoning(r)], Some(t)) if r == t => Some(Part::Reasoning(SENTINEL.into())),
-            ([Part::Args { wire, text: a }], Some(t)) if a == t => Some(Part::Args { wire: *wire, text: SENTINEL.into() }),
+            ([Part::Args { wire, text: a }], Some(t)) if whole_args(a, t) => Some(Part::Args { wire: *wire, text: SENTINEL.into() }),
             _ => None,
         };
         let base: Fields = c.delta.iter().filter(|(k, _)| text.is_none() || *k != "content").copied().collect();
@@ -768,7 +784,7 @@ impl SseRewriter {
         let stop = q.stop.or(crate::quiet::Stop(1 << 127));
         let output_joint = format!("{output_suffix}{output_prefix}");
         let escapes = q.stop.escapes();
-        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes, utf8: q.utf8 })
+        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes, utf8: q.utf8, backslash: q.backslash })
     }
 
     /// Keeps what later chunks need from the first chunk: its data (the envelope), id and
