@@ -602,15 +602,16 @@ impl Values {
 
     /// Reads argument text; see the module docs and `Status`. The call must be open.
     pub fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> (usize, Status) {
-        let i = if self.python() { self.plain_members(input, sink) } else { 0 };
+        // Natively only: the package's wasm keeps to its size budget with the general machine.
+        let i = if cfg!(not(target_arch = "wasm32")) && self.python() { self.plain_members(input, sink) } else { 0 };
         let r = self.feed_values(input, i, eof, sink);
         self.send(sink);
         r
     }
 
-    /// Python keyword arguments whose values are plain tokens (a decimal integer without a
-    /// leading zero, a string without backslashes, a named constant), each followed by `,` or
-    /// the closer, read whole from `input` while the arguments frame is between members; the
+    /// A native fast path (not in the wasm: size). Python keyword arguments whose values are
+    /// plain tokens (a decimal integer without a leading zero, a string without backslashes,
+    /// a named constant), each followed by `,` or the closer, read whole from `input` while the arguments frame is between members; the
     /// closer too. Writes what the general machine (`feed_values`) writes for them, without its
     /// per-token steps. Returns the bytes read: it stops before the first member it cannot read
     /// whole here (anything else, or one that reaches the end of `input`), which the general
