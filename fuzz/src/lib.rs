@@ -466,6 +466,15 @@ mod replay {
         super::check_engine(super::Group::Other, include_bytes!("../replays/engine_other-lfm2-arguments-129-levels-deep.bin"));
     }
 
+    /// A `phi4_mini_json` call whose `\\u00e9` escape straddles `maxArgsBytes` was cut before
+    /// the escape when it came in one chunk and inside it (`\\u` sent, completed with `0000`)
+    /// when a chunk ended after `\\u`: the JSON scanner wrote a `\\u` escape before its
+    /// digits (case `tests/data/hermes/limits-maxargsbytes-falling-inside-a-unicode-escape-cuts-before-it`).
+    #[test]
+    fn engine_json_unicode_escape_across_the_args_limit() {
+        super::check_engine(super::Group::Json, include_bytes!("../replays/engine_json-phi4-unicode-escape-across-the-args-limit-split.bin"));
+    }
+
     #[test]
     fn replay() {
         let Ok(case) = std::env::var("FUZZ_CASE") else { return };

@@ -42,8 +42,10 @@ enum Esc {
     None,
     /// A backslash was consumed (and not yet written).
     Backslash,
-    /// `\u` and this many hex digits, with their value so far.
-    U(u8, u16),
+    /// `\u` and this many hex digits (held, at most three), with their value so far. Nothing
+    /// of the escape is written until its fourth digit: a size limit and a chunk boundary
+    /// see it whole or not at all.
+    U(u8, u16, [u8; 3]),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,34 +268,11 @@ impl JsonScanner {
             Place::ArrFirst | Place::ObjFirst | Place::After => {}
             Place::ObjKey => s.push_str("\"\":null"),
             Place::Colon => s.push_str(":null"),
-            Place::Str { key, esc, low } => {
-                match esc {
-                    // The pending backslash was not written: nothing to close.
-                    Esc::Backslash => {
-                        if low {
-                            s.push_str("\\udc00");
-                        }
-                    }
-                    Esc::U(n, v) => {
-                        // Digits written so far: pad to a valid unit, then pair a high surrogate.
-                        let pad = 4 - n as usize;
-                        let value = (v as u32) << (4 * pad as u32);
-                        if low {
-                            s.push_str(&"dc00"[n as usize..]);
-                        } else {
-                            for _ in 0..pad {
-                                s.push('0');
-                            }
-                            if (0xD800..0xDC00).contains(&value) {
-                                s.push_str("\\udc00");
-                            }
-                        }
-                    }
-                    Esc::None => {
-                        if low {
-                            s.push_str("\\udc00");
-                        }
-                    }
+            Place::Str { key, low, .. } => {
+                // A pending escape was not written (`Esc`): nothing of it to close; a high
+                // surrogate written before it still needs its low half.
+                if low {
+                    s.push_str("\\udc00");
                 }
                 s.push('"');
                 if key {
@@ -466,11 +445,16 @@ impl JsonScanner {
                             flush!(i);
                             return (i, Err(JsonError::Unexpected(b)));
                         }
-                        if valid {
+                        if b == b'u' {
+                            // Held with its digits until the fourth (`Esc::U`).
+                            self.place = Place::Str { key, esc: Esc::U(0, 0, [0; 3]), low };
+                            i += 1;
+                            run = i;
+                        } else if valid {
                             if let Some(o) = out.as_deref_mut() {
                                 o.push('\\');
                             }
-                            self.place = Place::Str { key, esc: if b == b'u' { Esc::U(0, 0) } else { Esc::None }, low };
+                            self.place = Place::Str { key, esc: Esc::None, low };
                             run = i;
                             i += 1;
                         } else if self.repair && b >= 0x20 {
@@ -489,7 +473,7 @@ impl JsonScanner {
                             return (i, Err(JsonError::Unexpected(b)));
                         }
                     }
-                    Esc::U(n, v) => {
+                    Esc::U(n, v, mut held) => {
                         let d = match hex_val(b) {
                             Some(d) => d,
                             None => {
@@ -514,12 +498,20 @@ impl JsonScanner {
                         }
                         let v = (v << 4) | d as u16;
                         if n == 3 {
+                            // The escape is whole: written at once.
+                            if let Some(o) = out.as_deref_mut() {
+                                o.push_str("\\u");
+                                held.iter().for_each(|&h| o.push(h as char));
+                                o.push(b as char);
+                            }
                             let now_low = !low && (0xD800..0xDC00).contains(&v);
                             self.place = Place::Str { key, esc: Esc::None, low: now_low };
                         } else {
-                            self.place = Place::Str { key, esc: Esc::U(n + 1, v), low };
+                            held[n as usize] = b;
+                            self.place = Place::Str { key, esc: Esc::U(n + 1, v, held), low };
                         }
                         i += 1;
+                        run = i;
                     }
                 },
                 Place::Num(n) => {
