@@ -178,27 +178,14 @@ impl Sets {
     }
 
     /// The sets of a registered family's `syntax` with reasoning markers `reasoning` (both
-    /// statics). The package's wasm (one thread) builds them once per (syntax, reasoning,
-    /// `bare`) and shares them: a parser is often made for one reply, and building six sets
-    /// was about a fifth of a new parser's cost there. At most one entry per family and
-    /// reasoning parser pair used, twice (`bare`).
-    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    /// statics), shared in the package's wasm (`SharedCache`): building six sets was about a
+    /// fifth of a new parser's cost there. At most one entry per family and reasoning parser
+    /// pair used, twice (`bare`).
     fn shared(syntax: &'static Syntax<'static>, reasoning: Option<&'static Reasoning<'static>>, bare: bool) -> Rc<Sets> {
         type Key = (*const Syntax<'static>, *const Reasoning<'static>, bool);
-        static CACHE: crate::small::Single<Vec<(Key, Rc<Sets>)>> = crate::small::Single::new(Vec::new());
+        static CACHE: crate::small::SharedCache<Key, Sets> = crate::small::SharedCache::new();
         let key: Key = (syntax, reasoning.map_or(core::ptr::null(), |r| r as *const _), bare);
-        let mut cache = CACHE.0.borrow_mut();
-        if let Some((_, sets)) = cache.iter().find(|(k, _)| *k == key) {
-            return sets.clone();
-        }
-        let sets = Rc::new(Sets::new(syntax, reasoning, bare));
-        cache.push((key, sets.clone()));
-        sets
-    }
-
-    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
-    fn shared(syntax: &'static Syntax<'static>, reasoning: Option<&'static Reasoning<'static>>, bare: bool) -> Rc<Sets> {
-        Rc::new(Sets::new(syntax, reasoning, bare))
+        CACHE.get(key, || Sets::new(syntax, reasoning, bare))
     }
 }
 

@@ -47,7 +47,7 @@ mod tests {
 }
 
 /// A static for wasm32 without threads (the package's build): one instance, one thread (the
-/// binding's options cache, the XML readers' shared marker sets). `.0` borrows it.
+/// binding's options cache, `SharedCache`). `.0` borrows it.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 pub(crate) struct Single<T>(pub core::cell::RefCell<T>);
 
@@ -62,3 +62,46 @@ impl<T> Single<T> {
 // there is no other thread to share it with.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 unsafe impl<T> Sync for Single<T> {}
+
+/// Values built once per key and shared, where that is safe without a lock: in the package's
+/// wasm (one thread, `Single`) a static list of what was built, one entry per key used (keys
+/// name statics, so the list is bounded by the registry); elsewhere (native, threads) no state,
+/// a value built anew each time. For what every parser of a family builds the same (marker
+/// sets): a parser is often made for one reply.
+pub(crate) struct SharedCache<K, T> {
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    built: Single<Vec<(K, alloc::rc::Rc<T>)>>,
+    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+    built: core::marker::PhantomData<fn() -> (K, T)>,
+}
+
+impl<K: PartialEq, T> SharedCache<K, T> {
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    pub const fn new() -> Self {
+        SharedCache { built: Single::new(Vec::new()) }
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+    pub const fn new() -> Self {
+        SharedCache { built: core::marker::PhantomData }
+    }
+
+    /// The value for `key`: `make()`'s, built at the first call with that key and shared after
+    /// it (see the type's docs).
+    pub fn get(&self, key: K, make: impl FnOnce() -> T) -> alloc::rc::Rc<T> {
+        #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+        {
+            if let Some((_, v)) = self.built.0.borrow().iter().find(|(k, _)| *k == key) {
+                return v.clone();
+            }
+            let v = alloc::rc::Rc::new(make());
+            self.built.0.borrow_mut().push((key, v.clone()));
+            v
+        }
+        #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+        {
+            let _ = key;
+            alloc::rc::Rc::new(make())
+        }
+    }
+}

@@ -76,25 +76,12 @@ struct Sets {
 }
 
 impl Sets {
-    /// The sets of dialect `c`. The package's wasm (one thread) builds them once per dialect
-    /// and shares them: a parser is often made for one reply, and building ten sets when its
-    /// first call opened cost about 6 µs there (a reader that is reset keeps its sets anyway).
-    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    /// The sets of dialect `c`, shared in the package's wasm (`SharedCache`: at most one entry
+    /// per `XmlSyntax` static): building ten sets when a parser's first call opened cost about
+    /// 6 µs there (a reader that is reset keeps its sets anyway).
     fn shared(c: &'static XmlSyntax) -> Rc<Sets> {
-        /// Built sets by dialect: at most one entry per `XmlSyntax` static.
-        static CACHE: crate::small::Single<Vec<(*const XmlSyntax, Rc<Sets>)>> = crate::small::Single::new(Vec::new());
-        let mut cache = CACHE.0.borrow_mut();
-        if let Some((_, sets)) = cache.iter().find(|(k, _)| core::ptr::eq(*k, c)) {
-            return sets.clone();
-        }
-        let sets = Rc::new(Sets::new(c));
-        cache.push((c, sets.clone()));
-        sets
-    }
-
-    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
-    fn shared(c: &'static XmlSyntax) -> Rc<Sets> {
-        Rc::new(Sets::new(c))
+        static CACHE: crate::small::SharedCache<*const XmlSyntax, Sets> = crate::small::SharedCache::new();
+        CACHE.get(c, || Sets::new(c))
     }
 
     fn new(c: &XmlSyntax) -> Sets {
