@@ -71,7 +71,7 @@ impl Stop {
 
 /// The second byte of a JSON simple escape (`\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`).
 pub fn is_simple_escape(b: u8) -> bool {
-    matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+    crate::json::simple_escape_value(b).is_some()
 }
 
 /// What a quiet chunk becomes.

@@ -58,6 +58,22 @@ pub(crate) fn escape_of(b: u8) -> ([u8; 6], usize) {
     ([b'\\', short, 0, 0, 0, 0], 2)
 }
 
+/// The byte that JSON's simple escape `\\` + `e` stands for (`e` one of `"\\/bfnrt`), or `None`
+/// (for `u` and anything else): the one table the readers of escapes share.
+pub(crate) fn simple_escape_value(e: u8) -> Option<u8> {
+    Some(match e {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
+}
+
 /// A byte a JSON string cannot hold as it is: `"`, `\\` or a control character.
 pub fn needs_escape(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
@@ -93,14 +109,6 @@ pub fn unescape_into(body: &str, out: &mut String) -> Option<()> {
             continue;
         }
         match chars.next()? {
-            '"' => out.push('"'),
-            '\\' => out.push('\\'),
-            '/' => out.push('/'),
-            'b' => out.push('\u{8}'),
-            'f' => out.push('\u{c}'),
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
             'u' => {
                 let hi = hex4(&mut chars)?;
                 if (0xD800..0xDC00).contains(&hi) {
@@ -120,7 +128,7 @@ pub fn unescape_into(body: &str, out: &mut String) -> Option<()> {
                     out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
                 }
             }
-            _ => return None,
+            e => out.push(char::from(u8::try_from(e).ok().and_then(simple_escape_value)?)),
         }
     }
     Some(())

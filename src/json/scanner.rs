@@ -440,7 +440,7 @@ impl JsonScanner {
                         }
                     }
                     Esc::Backslash => {
-                        let valid = matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u');
+                        let valid = b == b'u' || super::emit::simple_escape_value(b).is_some();
                         if low && b != b'u' {
                             flush!(i);
                             return (i, Err(JsonError::Unexpected(b)));

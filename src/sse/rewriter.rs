@@ -1187,25 +1187,15 @@ fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
 /// or `u` and four hex digits below 0x80) as its ASCII byte and its length; `None` for any
 /// other escape (a non-ASCII `\\u`, a bad one).
 fn unescape_ascii(raw: &[u8]) -> Option<(u8, usize)> {
-    let d = match *raw.get(1)? {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'/' => b'/',
-        b'b' => 0x08,
-        b'f' => 0x0c,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        b'u' => {
-            let mut v = 0u32;
-            for &h in raw.get(2..6)? {
-                v = v * 16 + (h as char).to_digit(16)?;
-            }
-            return (v < 0x80).then_some((v as u8, 6));
+    let e = *raw.get(1)?;
+    if e == b'u' {
+        let mut v = 0u32;
+        for &h in raw.get(2..6)? {
+            v = v * 16 + (h as char).to_digit(16)?;
         }
-        _ => return None,
-    };
-    Some((d, 2))
+        return (v < 0x80).then_some((v as u8, 6));
+    }
+    Some((crate::json::simple_escape_value(e)?, 2))
 }
 
 /// The eight bytes of `s` at `i`, as one word (0 past the end; callers stay within it).
