@@ -137,8 +137,13 @@ impl MarkerSet {
     }
 
     /// The text of `m`, one of the set's markers.
+    fn text_of(&self, m: &Marker) -> &str {
+        self.texts.get(m.start..m.start + m.len).unwrap_or_default()
+    }
+
+    /// `text_of` as bytes.
     fn bytes(&self, m: &Marker) -> &[u8] {
-        self.texts.as_bytes().get(m.start..m.start + m.len).unwrap_or_default()
+        self.text_of(m).as_bytes()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -163,8 +168,7 @@ impl MarkerSet {
     }
 
     pub fn text(&self, idx: usize) -> &str {
-        let m = &self.markers[idx];
-        self.texts.get(m.start..m.start + m.len).unwrap_or_default()
+        self.text_of(&self.markers[idx])
     }
 
     pub fn act(&self, idx: usize) -> Act {
