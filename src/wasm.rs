@@ -277,8 +277,10 @@ impl JsToolCallParser {
                 });
                 out.push(']');
                 out.push_str(raw);
+                return;
             }
         }
+        // The short forms read the queue without emptying it.
         self.inner.drain_with(|_| {});
     }
 }
