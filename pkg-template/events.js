@@ -9,8 +9,8 @@
  *
  * `""`: no event; `t…`: one text event; `r…`: one reasoning event; `dN:…`: one arguments delta
  * of call N; `[…`: a JSON array of events, then the arguments of each `tool-call-end` in it,
- * each after a NUL, as they are (no JSON string escaping for what may be a whole file). The short forms skip JSON for the batches most
- * pushes give (measured in benches/run.mjs).
+ * each after a NUL, as they are (no JSON string escaping for what may be a whole file). The
+ * short forms skip JSON for the batches most pushes give (measured in benches/run.mjs).
  */
 export function decodeEvents(s) {
   switch (s.charCodeAt(0)) {

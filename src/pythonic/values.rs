@@ -611,11 +611,12 @@ impl Values {
 
     /// A native fast path (not in the wasm: size). Python keyword arguments whose values are
     /// plain tokens (a decimal integer without a leading zero, a string without backslashes,
-    /// a named constant), each followed by `,` or the closer, read whole from `input` while the arguments frame is between members; the
-    /// closer too. Writes what the general machine (`feed_values`) writes for them, without its
-    /// per-token steps. Returns the bytes read: it stops before the first member it cannot read
-    /// whole here (anything else, or one that reaches the end of `input`), which the general
-    /// machine then reads from its first byte, so nothing depends on where a chunk ends.
+    /// a named constant), each followed by `,` or the closer, read whole from `input` while
+    /// the arguments frame is between members; the closer too. Writes what the general machine
+    /// (`feed_values`) writes for them, without its per-token steps. Returns the bytes read: it
+    /// stops before the first member it cannot read whole here (anything else, or one that
+    /// reaches the end of `input`), which the general machine then reads from its first byte,
+    /// so nothing depends on where a chunk ends.
     fn plain_members(&mut self, input: &str, sink: &mut Sink) -> usize {
         if self.tok != Tok::None || self.caps > 0 || self.discard || self.high.is_some() || self.stack.len() != 1 {
             return 0;
