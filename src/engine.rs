@@ -106,6 +106,21 @@ pub struct Engine {
     base: usize,
     /// The markup of the current call, for when it is left out.
     markup: CallMarkup,
+    /// See `whole_payload`.
+    #[cfg(not(target_arch = "wasm32"))]
+    whole_tries: WholeTries,
+}
+
+/// When `Engine::whole_payload` tries `Reader::whole`: after a payload it could not read, the
+/// next `skip` payloads open without trying (1, 2, 4, then 8 after each failure in a row; a
+/// success starts over), so a family whose payloads are seldom plain (escaped strings, nested
+/// values) pays for a failed attempt in at most one payload of nine. The events are the same
+/// either way.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Default)]
+struct WholeTries {
+    skip: u8,
+    misses: u8,
 }
 
 /// A left-out call's markup comes back as content, exactly as written (`ToolCallEnd::text`):
@@ -221,6 +236,8 @@ impl Engine {
             drop_malformed: false,
             base: 0,
             markup: CallMarkup::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            whole_tries: WholeTries::default(),
         }
     }
 
@@ -794,8 +811,19 @@ impl Engine {
             self.reader = Some(self.payload.reader(bare));
             self.reader_bare = bare;
         }
+        let tries = &mut self.whole_tries;
+        if tries.skip > 0 {
+            tries.skip -= 1;
+            return None;
+        }
         let room = sink.limits.max_buffer_bytes.saturating_sub(if bare { 0 } else { len });
-        let used = self.reader.as_mut()?.whole(input, room, sink)?;
+        let Some(used) = self.reader.as_mut()?.whole(input, room, sink) else {
+            let tries = &mut self.whole_tries;
+            tries.skip = 1 << tries.misses;
+            tries.misses = (tries.misses + 1).min(3);
+            return None;
+        };
+        self.whole_tries.misses = 0;
         let ended = sink.take_ended();
         debug_assert!(ended.is_some_and(|(_, kept)| kept), "a whole payload ended without a kept call");
         self.markup.left_out = false;

@@ -1213,17 +1213,17 @@ fn plain_scan(input: &str, mut i: usize, close: u8, max: usize, at: &mut At, n: 
         // `"key": value` (identifier bytes need no escape).
         let value = &input[v..end];
         out.reserve(key_end - k + value.len() + 8);
-        out.push_str(if *n == 0 { "\"" } else { ", \"" });
-        out.push_str(&input[k..key_end]);
-        out.push_str("\": ");
+        push_short(out, if *n == 0 { "\"" } else { ", \"" });
+        push_short(out, &input[k..key_end]);
+        push_short(out, "\": ");
         match (quoted, lex::constant(value)) {
             (true, _) => {
                 out.push('"');
                 push_escaped(out, &value[1..value.len() - 1]);
                 out.push('"');
             }
-            (false, Some(json)) => out.push_str(json),
-            (false, None) => out.push_str(value),
+            (false, Some(json)) => push_short(out, json),
+            (false, None) => push_short(out, value),
         }
         *n += 1;
         if sep == Some(b',') {
@@ -1233,6 +1233,19 @@ fn plain_scan(input: &str, mut i: usize, close: u8, max: usize, at: &mut At, n: 
             *at = At::After;
             i = after;
         }
+    }
+}
+
+/// Appends `s` to `out`, a few ASCII bytes one by one: `push_str` costs a `memcpy` call, more
+/// than the copy of a short key or number.
+#[inline(always)]
+fn push_short(out: &mut String, s: &str) {
+    if s.len() <= 8 && s.is_ascii() {
+        for b in s.bytes() {
+            out.push(char::from(b));
+        }
+    } else {
+        out.push_str(s);
     }
 }
 
