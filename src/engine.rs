@@ -106,6 +106,21 @@ pub struct Engine {
     base: usize,
     /// The markup of the current call, for when it is left out.
     markup: CallMarkup,
+    /// See `whole_payload`.
+    #[cfg(not(target_arch = "wasm32"))]
+    whole_tries: WholeTries,
+}
+
+/// When `Engine::whole_payload` tries `Reader::whole`: after a payload it could not read, the
+/// next `skip` payloads open without trying (1, 2, 4, then 8 after each failure in a row; a
+/// success starts over), so a family whose payloads are seldom plain (escaped strings, nested
+/// values) pays for a failed attempt in at most one payload of nine. The events are the same
+/// either way.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Default)]
+struct WholeTries {
+    skip: u8,
+    misses: u8,
 }
 
 /// A left-out call's markup comes back as content, exactly as written (`ToolCallEnd::text`):
@@ -221,6 +236,8 @@ impl Engine {
             drop_malformed: false,
             base: 0,
             markup: CallMarkup::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            whole_tries: WholeTries::default(),
         }
     }
 
@@ -449,14 +466,22 @@ impl Engine {
                     }
                     Hit::Found { at, idx } => {
                         emit(sink, &input[..at]);
-                        let marker = set.text(idx);
-                        let len = marker.len();
-                        if reasoning && set.act(idx) == Act::Ignore && sink.held_reasoning_ws() > 0 {
+                        let (act, len) = (set.act(idx), set.text(idx).len());
+                        if reasoning && act == Act::Ignore && sink.held_reasoning_ws() > 0 {
                             // Swallowed inside reasoning after whitespace the sink holds back:
                             // that whitespace is reasoning.
                             sink.flush_reasoning_ws();
                         }
-                        match set.act(idx) {
+                        #[cfg(not(target_arch = "wasm32"))]
+                        if matches!(act, Act::Start | Act::Bare) {
+                            let from = if act == Act::Bare { at } else { at + len };
+                            if let Some(used) = self.whole_payload(&input[from..], len, act == Act::Bare, sink) {
+                                return Some(from + used);
+                            }
+                        }
+                        let set = if reasoning { &self.sets.thinking } else { &self.sets.content };
+                        let marker = set.text(idx);
+                        match act {
                             Act::ThinkStart => self.mode = Mode::Text { reasoning: true },
                             Act::ThinkEnd => self.mode = Mode::Text { reasoning: false },
                             Act::Section => {
@@ -782,6 +807,44 @@ impl Engine {
             m.text.push_str(&p.held);
         }
         self.mode = Mode::Payload;
+    }
+
+    /// A native fast path (not in the wasm: size): the family's payload that starts `input`
+    /// (after its consumed opening marker of `len` bytes, or at its `bare` one), read whole by
+    /// the family's spare reader when it can (`Reader::whole`), without opening it: the calls
+    /// are complete and kept, so no markup is kept for them. Returns the bytes it took, the
+    /// mode being what follows a payload (`after_payload`); `None` when it could not (nothing
+    /// was emitted).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn whole_payload(&mut self, input: &str, len: usize, bare: bool, sink: &mut Sink) -> Option<usize> {
+        // A custom factory's spare serves only the same kind of opening (`open_payload`).
+        if self.section.is_some() || (self.reader.is_some() && matches!(self.payload, Payload::Custom(_)) && self.reader_bare != bare) {
+            return None;
+        }
+        if self.reader.is_none() {
+            // The first payload: its reader is made now (`open_payload` reuses it).
+            self.reader = Some(self.payload.reader(bare));
+            self.reader_bare = bare;
+        }
+        let tries = &mut self.whole_tries;
+        if tries.skip > 0 {
+            tries.skip -= 1;
+            return None;
+        }
+        let room = sink.limits.max_buffer_bytes.saturating_sub(if bare { 0 } else { len });
+        let Some(used) = self.reader.as_mut()?.whole(input, room, sink) else {
+            let tries = &mut self.whole_tries;
+            tries.skip = 1 << tries.misses;
+            tries.misses = (tries.misses + 1).min(3);
+            return None;
+        };
+        self.whole_tries.misses = 0;
+        let ended = sink.take_ended();
+        debug_assert!(ended.is_some_and(|(_, kept)| kept), "a whole payload ended without a kept call");
+        self.markup.left_out = false;
+        self.payload_state.main = true;
+        self.after_payload();
+        Some(used)
     }
 
     /// The payload ended: its reader stays as the spare when it is the family's.

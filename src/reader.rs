@@ -84,6 +84,21 @@ pub trait Reader {
     fn quiet_backslash(&self) -> bool {
         false
     }
+
+    /// A native fast path (not in the wasm: size): the whole payload that starts `input` (after
+    /// its consumed opening marker, or at its bare one), read in one pass when all of it is in
+    /// `input` and plain, its calls written to the sink; returns the bytes it takes (the
+    /// payload ends there, as with a `Done` without error). The events must be exactly those
+    /// `feed` would write for the same bytes at any chunking, every call complete and kept
+    /// (never repaired), and the payload must not need more than `room` bytes before its first
+    /// call starts (the sequencer's hold limit). `None` (the default) when it cannot: nothing
+    /// was emitted, and the sequencer opens the payload and feeds it from its first byte.
+    /// Called on the family's spare reader, whatever payload it read last, before the
+    /// payload opens; it leaves that reader as `reset` can reuse it.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn whole(&mut self, _input: &str, _room: usize, _sink: &mut Sink) -> Option<usize> {
+        None
+    }
 }
 
 /// `spare` reset for a new payload (`Reader::reset`), or a new reader from `make`.

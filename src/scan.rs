@@ -235,6 +235,11 @@ impl MarkerSet {
     /// If `input` starts with a marker, returns its index; `Err(())` when `input` is a proper
     /// prefix of some marker (more input needed) and `eof` is false.
     pub fn at_start(&self, input: &str, eof: bool) -> Result<Option<usize>, ()> {
+        // A first byte no marker starts with rules every marker out at once (most bytes
+        // readers ask about start none).
+        if input.as_bytes().first().is_some_and(|&b| !self.starts(b)) {
+            return Ok(None);
+        }
         self.match_at(input.as_bytes(), eof)
     }
 

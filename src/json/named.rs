@@ -425,6 +425,7 @@ impl NamedReader {
 pub struct MistralReader {
     part: MistralPart,
     markers: MarkerSet,
+    /// The tool name: name characters only (`name_len`), so never with whitespace to trim.
     name: String,
     /// The model's call id (`[CALL_ID]ID`), when it wrote one.
     id: String,
@@ -446,6 +447,18 @@ enum MistralPart {
     Args,
     Inner,
 }
+
+/// The ASCII name characters of a Mistral tool name or call id (`MistralReader::name_len`),
+/// by byte: letters, digits and `_-.:/@`.
+static NAME_ASCII: [bool; 128] = {
+    let mut set = [false; 128];
+    let mut c = 0u8;
+    while c < 128 {
+        set[c as usize] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':' | b'/' | b'@');
+        c += 1;
+    }
+    set
+};
 
 const TOOL_CALLS: Act = Act::Other(0);
 const ARGS: Act = Act::Other(1);
@@ -487,10 +500,26 @@ impl MistralReader {
         Box::new(Self::new())
     }
 
-    /// ASCII letters, digits and `_-.:/@`, or any non-ASCII character but whitespace (names in
-    /// other scripts; no Unicode property tables in the wasm).
-    fn is_name_char(c: char) -> bool {
-        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '@') || (!c.is_ascii() && !c.is_whitespace())
+    /// Length of the run of name characters `rest` starts with: ASCII letters, digits and
+    /// `_-.:/@`, or any non-ASCII character but whitespace (names in other scripts; no Unicode
+    /// property tables in the wasm). ASCII bytes are told by their byte, without decoding.
+    fn name_len(rest: &str) -> usize {
+        let b = rest.as_bytes();
+        let mut i = 0;
+        while let Some(&c) = b.get(i) {
+            if c.is_ascii() {
+                if !NAME_ASCII[c as usize] {
+                    return i;
+                }
+                i += 1;
+                continue;
+            }
+            match rest.get(i..).and_then(|r| r.chars().next()) {
+                Some(ch) if !ch.is_whitespace() => i += ch.len_utf8(),
+                _ => return i,
+            }
+        }
+        i
     }
 
     /// The first key of the object at `input[0] == '{'`: `Ok(Some(key))`, `Ok(None)` when there is
@@ -527,7 +556,7 @@ impl MistralReader {
     }
 
     fn start(&mut self, sink: &mut Sink) {
-        let name = self.name.trim();
+        let name = self.name.as_str();
         if name.is_empty() {
             sink.call_diag(Label::MalformedJson, "a [TOOL_CALLS] call without a tool name");
         }
@@ -611,13 +640,7 @@ impl MistralReader {
                 }
                 MistralPart::Name => {
                     let rest = &input[i..];
-                    let mut end = rest.len();
-                    for (at, c) in rest.char_indices() {
-                        if !Self::is_name_char(c) {
-                            end = at;
-                            break;
-                        }
-                    }
+                    let end = Self::name_len(rest);
                     self.name.push_str(&rest[..end]);
                     if let Some(step) = name_overflow(&self.name, rest, i, end, sink) {
                         return step;
@@ -678,7 +701,7 @@ impl MistralReader {
                         i = j;
                     }
                     let rest = &input[i..];
-                    let end = rest.char_indices().find(|&(_, c)| !Self::is_name_char(c)).map_or(rest.len(), |(at, _)| at);
+                    let end = Self::name_len(rest);
                     self.id.push_str(&rest[..end]);
                     let max = sink.limits.max_name_bytes;
                     if let Some(over) = self.id.len().checked_sub(max).filter(|&o| o > 0) {
@@ -701,7 +724,7 @@ impl MistralReader {
                         if !eof {
                             return Step::partial(i);
                         }
-                        if self.name.trim().is_empty() {
+                        if self.name.is_empty() {
                             return Step::reject(i);
                         }
                         // `name[ARGS]` at the end: cut off before the arguments.
@@ -710,10 +733,10 @@ impl MistralReader {
                         return Step::done(i);
                     }
                     if bytes[i] != b'{' {
-                        if self.name.trim().is_empty() {
+                        if self.name.is_empty() {
                             return Step::reject(i);
                         }
-                        return Step::reject_with(i, CallError::Malformed(format!("tool `{}` is not followed by a JSON object", self.name.trim())));
+                        return Step::reject_with(i, CallError::Malformed(format!("tool `{}` is not followed by a JSON object", self.name.as_str())));
                     }
                     self.start(sink);
                     self.part = MistralPart::Args;
@@ -737,7 +760,19 @@ impl MistralReader {
 mod tests {
     #[allow(unused_imports)]
     use crate::prelude::*;
-    use super::NamedReader;
+    use super::{MistralReader, NamedReader};
+
+    #[test]
+    fn mistral_name_characters() {
+        let n = MistralReader::name_len;
+        assert_eq!(n("get_weather[ARGS]{}"), 11);
+        assert_eq!(n("fs.read:v2/x@y-z {"), 16);
+        assert_eq!(n("天気{"), 6);
+        assert_eq!(n("é\u{3000}x"), 2);
+        assert_eq!(n("a\u{a0}b"), 1);
+        assert_eq!(n("ab"), 2);
+        assert_eq!(n(""), 0);
+    }
 
     #[test]
     fn kimi_header_id_and_name() {

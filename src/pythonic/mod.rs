@@ -124,6 +124,17 @@ impl Reader for JsonOrPython {
         self.inner.as_ref().is_some_and(|(_, r)| r.committed())
     }
 
+    /// Pythonic calls read whole by the last pythonic reader this one made (`inner` until the
+    /// next `reset`, then `spare`), when `input` starts them (`is_json`, decided without eof).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn whole(&mut self, input: &str, room: usize, sink: &mut crate::sink::Sink) -> Option<usize> {
+        if Self::is_json(input, false)? {
+            return None;
+        }
+        let (_, python) = [&mut self.inner, &mut self.spare].into_iter().flatten().find(|(json, _)| !*json)?;
+        python.whole(input, room, sink)
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         if let Some(inner) = self.inner.take() {
             self.spare = Some(inner);

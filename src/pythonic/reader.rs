@@ -46,6 +46,19 @@ pub struct CallsReader {
     stop: MarkerSet,
     /// What broke a call that the reader ended and went on after, for the payload's `Done`.
     failure: Option<CallError>,
+    /// The buffers of `Reader::whole`.
+    #[cfg(not(target_arch = "wasm32"))]
+    whole: Whole,
+}
+
+/// What `Reader::whole` reads before it writes: every call's name and the end of its
+/// arguments' JSON, which follow each other in `json`.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Default)]
+struct Whole {
+    json: String,
+    /// Per call: its name (a range of the input) and where its JSON ends in `json`.
+    calls: Vec<(usize, usize, usize)>,
 }
 
 impl CallsReader {
@@ -54,7 +67,20 @@ impl CallsReader {
         prefix.add_all(cfg.call_prefix, Act::Other(0));
         let mut stop = MarkerSet::new();
         stop.add_all(cfg.stop, Act::Other(0));
-        CallsReader { cfg, part: Part::Begin, bracket: false, name: String::new(), raw: String::new(), calls: 0, args: None, prefix, stop, failure: None }
+        CallsReader {
+            cfg,
+            part: Part::Begin,
+            bracket: false,
+            name: String::new(),
+            raw: String::new(),
+            calls: 0,
+            args: None,
+            prefix,
+            stop,
+            failure: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            whole: Whole::default(),
+        }
     }
 
     /// What `new(self.cfg)` makes, keeping the marker sets and the last call's `Values`.
@@ -116,11 +142,10 @@ impl CallsReader {
     /// Whether `name` (as read) is a call name.
     fn valid_name(&self, name: &str, sink: &Sink) -> bool {
         let n = self.call_name(name);
-        if n.is_empty() || n.len() > sink.limits.max_name_bytes {
-            return false;
+        if !self.python() {
+            return !n.is_empty() && n.len() <= sink.limits.max_name_bytes;
         }
-        // `..` by bytes (a substring search costs a searcher's setup per name).
-        !self.python() || (!n.starts_with('.') && !n.ends_with('.') && !n.as_bytes().windows(2).any(|w| w == b".."))
+        valid_python_name(n, sink.limits.max_name_bytes)
     }
 
     fn name(&mut self, input: &str, mut i: usize, eof: bool, sink: &mut Sink) -> Result<usize, Step> {
@@ -237,10 +262,87 @@ impl CallsReader {
     }
 }
 
+/// Whether `n` (name bytes) is a Python call name at most `max` bytes long: no dot at its
+/// ends, no `..`.
+fn valid_python_name(n: &str, max: usize) -> bool {
+    // `..` by bytes (a substring search costs a searcher's setup per name).
+    !n.is_empty() && n.len() <= max && !n.starts_with('.') && !n.ends_with('.') && !n.as_bytes().windows(2).any(|w| w == b"..")
+}
+
 impl Reader for CallsReader {
     fn reset(&mut self, _bare: bool) -> bool {
         self.restart();
         true
+    }
+
+    /// Python: a list of calls whose names are plain and whose arguments are plain keyword
+    /// members (`values::plain_call_args`), with its closing `]` (or, without `[`, up to the
+    /// first item that is not a call), read as `feed` reads it: `[`, then calls separated by
+    /// `,` or whitespace (a trailing comma allowed), at most `WS_AHEAD` bytes of whitespace
+    /// after a call. Anything else, or a list that reaches the end of `input`, is left to
+    /// `feed`. The list is read whole before anything is written.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn whole(&mut self, input: &str, room: usize, sink: &mut Sink) -> Option<usize> {
+        use super::values::{plain_call_args, run_end, skip_ws};
+        if !self.python() || sink.limits.depth() == 0 {
+            return None;
+        }
+        let bytes = input.as_bytes();
+        let (max_name, max_args) = (sink.limits.max_name_bytes, sink.limits.max_args_bytes);
+        let Whole { json, calls } = &mut self.whole;
+        json.clear();
+        calls.clear();
+        let mut i = skip_ws(bytes, 0);
+        let bracket = bytes.get(i) == Some(&b'[');
+        i += usize::from(bracket);
+        // `i` is where an item (a call) comes, after `[`, `,` or whitespace.
+        let end = loop {
+            i = skip_ws(bytes, i);
+            let c = *bytes.get(i)?;
+            if c == b']' && bracket && !calls.is_empty() {
+                // A trailing comma.
+                break i + 1;
+            }
+            if !lex::is_ident_start(c) {
+                return None;
+            }
+            let name_end = run_end(bytes, i, lex::is_name_byte);
+            let name = &input[i..name_end];
+            // The first call must start within the hold limit.
+            if bytes.get(name_end) != Some(&b'(') || !valid_python_name(name, max_name) || (calls.is_empty() && name_end >= room) {
+                return None;
+            }
+            let from = json.len();
+            let close = plain_call_args(input, name_end + 1, max_name, json)?;
+            if json.len() - from > max_args {
+                return None;
+            }
+            calls.push((i, name_end, json.len()));
+            // After a call: another one, the list's end, or (no list) the payload's end.
+            i = close + 1;
+            let j = skip_ws(bytes, i);
+            if j - i > WS_AHEAD {
+                if bracket {
+                    return None;
+                }
+                break i;
+            }
+            match *bytes.get(j)? {
+                b',' => i = j + 1,
+                b']' if bracket => break j + 1,
+                c if lex::is_ident_start(c) => i = j,
+                _ if bracket => return None,
+                _ => break i,
+            }
+        };
+        let mut from = 0;
+        for &(start, name_end, to) in calls.iter() {
+            sink.start_call(&input[start..name_end], None);
+            sink.args_whole(&json[from..to], 1);
+            sink.end_call();
+            from = to;
+        }
+        Some(end)
     }
 
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {

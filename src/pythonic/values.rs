@@ -609,105 +609,23 @@ impl Values {
         r
     }
 
-    /// A native fast path (not in the wasm: size). Python keyword arguments whose values are
-    /// plain tokens (a decimal integer without a leading zero, a string without backslashes,
-    /// a named constant), each followed by `,` or the closer, read whole from `input` while
-    /// the arguments frame is between members; the closer too. Writes what the general machine
-    /// (`feed_values`) writes for them, without its per-token steps. Returns the bytes read: it
-    /// stops before the first member it cannot read whole here (anything else, or one that
-    /// reaches the end of `input`), which the general machine then reads from its first byte,
-    /// so nothing depends on where a chunk ends.
+    /// A native fast path (not in the wasm: size): `plain_scan` while the arguments frame is
+    /// between members, its closer consumed when the scan reaches it. Writes what the general
+    /// machine (`feed_values`) writes for those members, without its per-token steps. Returns
+    /// the bytes read: the general machine reads on from the first member the scan left, from
+    /// its first byte, so nothing depends on where a chunk ends.
     fn plain_members(&mut self, input: &str, sink: &mut Sink) -> usize {
         if self.tok != Tok::None || self.caps > 0 || self.discard || self.high.is_some() || self.stack.len() != 1 {
             return 0;
         }
-        let bytes = input.as_bytes();
-        let max = sink.limits.max_name_bytes;
-        let mut i = 0;
-        loop {
-            let (at, close) = (self.stack[0].at, self.stack[0].close);
-            let k = skip_ws(bytes, i);
-            let Some(&c) = bytes.get(k) else { return i };
-            if c == close && matches!(at, At::Key | At::After) {
-                return self.closed(k, sink);
-            }
-            if at == At::After && c == b',' {
-                self.stack[0].at = At::Key;
-                i = k + 1;
-                continue;
-            }
-            if at != At::Key || !lex::is_ident_start(c) {
-                return i;
-            }
-            let key_end = run_end(bytes, k, lex::is_ident_byte);
-            if key_end - k >= max || bytes.get(key_end) != Some(&b'=') {
-                return i;
-            }
-            let v = skip_ws(bytes, key_end + 1);
-            let Some(&b) = bytes.get(v) else { return i };
-            // The value's token ends at `end`; `quoted`: a string (its body is `v + 1..end - 1`).
-            let (end, quoted) = match b {
-                b'0'..=b'9' => {
-                    let n = run_end(bytes, v, |x| x.is_ascii_digit()) - v;
-                    let next = bytes.get(v + n).copied().unwrap_or(b' ');
-                    if n >= max || (b == b'0' && n > 1) || lex::is_num_byte(next, b'0', false) {
-                        return i;
-                    }
-                    (v + n, false)
-                }
-                b'\'' | b'"' => {
-                    let body = v + 1;
-                    // Eight bytes at a time: a long string is the usual large argument.
-                    use crate::text::word_eq_flags;
-                    let n = crate::text::scan_until(bytes, body, |w| word_eq_flags(w, b) | word_eq_flags(w, b'\\'), |x| x == b || x == b'\\') - body;
-                    // Triple quotes, an escape, or no closing quote in sight.
-                    if bytes.get(body + n) != Some(&b) || (n == 0 && bytes.get(body + 1) == Some(&b)) {
-                        return i;
-                    }
-                    (body + n + 1, true)
-                }
-                _ if lex::is_ident_start(b) => {
-                    let n = run_end(bytes, v, lex::is_ident_byte) - v;
-                    if lex::constant(&input[v..v + n]).is_none() {
-                        return i;
-                    }
-                    (v + n, false)
-                }
-                _ => return i,
-            };
-            // A separator or the closer must follow (a quote closes a string only there, within
-            // `WS_AHEAD` bytes of whitespace).
-            let after = skip_ws(bytes, end);
-            let sep = bytes.get(after).copied();
-            if !(sep == Some(b',') || sep == Some(close)) || (quoted && after - end > WS_AHEAD) {
-                return i;
-            }
-            // `"key": value` (as `write_key` writes it; identifier bytes need no escape, and
-            // `key` is only read in the key-value dialect).
-            let f = &mut self.stack[0];
-            let (first, value) = (f.n == 0, &input[v..end]);
-            f.n += 1;
-            let out = &mut self.unsent;
-            out.reserve(key_end - k + value.len() + 8);
-            out.push_str(if first { "\"" } else { ", \"" });
-            out.push_str(&input[k..key_end]);
-            out.push_str("\": ");
-            match (quoted, lex::constant(value)) {
-                (true, _) => {
-                    out.push('"');
-                    push_escaped(out, &value[1..value.len() - 1]);
-                    out.push('"');
-                }
-                (false, Some(json)) => out.push_str(json),
-                (false, None) => out.push_str(value),
-            }
-            if sep == Some(b',') {
-                self.stack[0].at = At::Key;
-                i = after + 1;
-            } else {
-                self.stack[0].at = At::After;
-                i = after;
-            }
+        let f = &mut self.stack[0];
+        let (mut at, mut n) = (f.at, f.n);
+        let r = plain_scan(input, 0, f.close, sink.limits.max_name_bytes, &mut at, &mut n, &mut self.unsent);
+        let f = &mut self.stack[0];
+        (f.at, f.n) = (at, n);
+        match r {
+            Ok(k) => self.closed(k, sink),
+            Err(i) => i,
         }
     }
 
@@ -1224,6 +1142,126 @@ impl Values {
     }
 }
 
+/// Python keyword arguments whose values are plain tokens (a decimal integer without a
+/// leading zero, a string without backslashes, a named constant), each followed by `,` or the
+/// closer `close`, read whole from `input[i..]` in an arguments frame that stands at `at`
+/// with `n` members written (both kept up to date), their JSON (`"key": value`, as
+/// `write_key` and the token readers write it) appended to `out`. `Ok(k)`: the closer is at
+/// `k`, unread and unwritten, where the frame may close; `Err(j)`: read up to `j`, before the
+/// first member it cannot read whole here (anything else, or one that reaches the end of
+/// `input`). `max` is `maxNameBytes` (keys and numbers at or over it are left).
+#[inline]
+fn plain_scan(input: &str, mut i: usize, close: u8, max: usize, at: &mut At, n: &mut usize, out: &mut String) -> Result<usize, usize> {
+    let bytes = input.as_bytes();
+    loop {
+        let k = skip_ws(bytes, i);
+        let Some(&c) = bytes.get(k) else { return Err(i) };
+        if c == close && matches!(*at, At::Key | At::After) {
+            return Ok(k);
+        }
+        if *at == At::After && c == b',' {
+            *at = At::Key;
+            i = k + 1;
+            continue;
+        }
+        if *at != At::Key || !lex::is_ident_start(c) {
+            return Err(i);
+        }
+        let key_end = run_end(bytes, k, lex::is_ident_byte);
+        if key_end - k >= max || bytes.get(key_end) != Some(&b'=') {
+            return Err(i);
+        }
+        let v = skip_ws(bytes, key_end + 1);
+        let Some(&b) = bytes.get(v) else { return Err(i) };
+        // The value's token ends at `end`; `quoted`: a string (its body is `v + 1..end - 1`).
+        let (end, quoted) = match b {
+            b'0'..=b'9' => {
+                let len = run_end(bytes, v, |x| x.is_ascii_digit()) - v;
+                let next = bytes.get(v + len).copied().unwrap_or(b' ');
+                if len >= max || (b == b'0' && len > 1) || lex::is_num_byte(next, b'0', false) {
+                    return Err(i);
+                }
+                (v + len, false)
+            }
+            b'\'' | b'"' => {
+                let body = v + 1;
+                // Eight bytes at a time: a long string is the usual large argument.
+                use crate::text::word_eq_flags;
+                let len = crate::text::scan_until(bytes, body, |w| word_eq_flags(w, b) | word_eq_flags(w, b'\\'), |x| x == b || x == b'\\') - body;
+                // Triple quotes, an escape, or no closing quote in sight.
+                if bytes.get(body + len) != Some(&b) || (len == 0 && bytes.get(body + 1) == Some(&b)) {
+                    return Err(i);
+                }
+                (body + len + 1, true)
+            }
+            _ if lex::is_ident_start(b) => {
+                let len = run_end(bytes, v, lex::is_ident_byte) - v;
+                if lex::constant(&input[v..v + len]).is_none() {
+                    return Err(i);
+                }
+                (v + len, false)
+            }
+            _ => return Err(i),
+        };
+        // A separator or the closer must follow (a quote closes a string only there, within
+        // `WS_AHEAD` bytes of whitespace).
+        let after = skip_ws(bytes, end);
+        let sep = bytes.get(after).copied();
+        if !(sep == Some(b',') || sep == Some(close)) || (quoted && after - end > WS_AHEAD) {
+            return Err(i);
+        }
+        // `"key": value` (identifier bytes need no escape).
+        let value = &input[v..end];
+        out.reserve(key_end - k + value.len() + 8);
+        push_short(out, if *n == 0 { "\"" } else { ", \"" });
+        push_short(out, &input[k..key_end]);
+        push_short(out, "\": ");
+        match (quoted, lex::constant(value)) {
+            (true, _) => {
+                out.push('"');
+                push_escaped(out, &value[1..value.len() - 1]);
+                out.push('"');
+            }
+            (false, Some(json)) => push_short(out, json),
+            (false, None) => push_short(out, value),
+        }
+        *n += 1;
+        if sep == Some(b',') {
+            *at = At::Key;
+            i = after + 1;
+        } else {
+            *at = At::After;
+            i = after;
+        }
+    }
+}
+
+/// Appends `s` to `out`, a few ASCII bytes one by one: `push_str` costs a `memcpy` call, more
+/// than the copy of a short key or number.
+#[inline(always)]
+fn push_short(out: &mut String, s: &str) {
+    if s.len() <= 8 && s.is_ascii() {
+        for b in s.bytes() {
+            out.push(char::from(b));
+        }
+    } else {
+        out.push_str(s);
+    }
+}
+
+/// The arguments of a call whose `(` was just read, when they are plain keyword members
+/// (`plain_scan`) and the closer `)`: their JSON object appended to `out`, and the index of
+/// the `)` in `input` (`from` is the first byte after the `(`). `None` when they are not
+/// (what was appended is then left in `out`).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn plain_call_args(input: &str, from: usize, max: usize, out: &mut String) -> Option<usize> {
+    let (mut at, mut n) = (At::Key, 0);
+    out.push('{');
+    let k = plain_scan(input, from, b')', max, &mut at, &mut n, out).ok()?;
+    out.push('}');
+    Some(k)
+}
+
 /// A reading step: `Ok(next position)` to go on, or stop.
 type Advance = Result<usize, Halt>;
 
@@ -1240,14 +1278,14 @@ fn fail(i: usize, msg: String) -> Halt {
 }
 
 /// The end of the run of bytes from `i` for which `f` holds.
-fn run_end(bytes: &[u8], mut i: usize, f: impl Fn(u8) -> bool) -> usize {
+pub(super) fn run_end(bytes: &[u8], mut i: usize, f: impl Fn(u8) -> bool) -> usize {
     while i < bytes.len() && f(bytes[i]) {
         i += 1;
     }
     i
 }
 
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() && bytes[i].is_ascii_whitespace() {
         i += 1;
     }

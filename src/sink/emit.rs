@@ -57,6 +57,8 @@ pub(crate) struct Emitter {
     started: Option<(usize, Str, Str)>,
     id_prefix: String,
     id_style: IdStyle,
+    /// `Alnum9`: the FNV-1a hash of `id_prefix` (each id hashes its index on from it).
+    prefix_hash: u64,
     /// The decimal digits of the latest generated `Prefixed` id's index and that index: the
     /// next call's id counts on from them (calls are numbered in order).
     id_digits: String,
@@ -94,6 +96,7 @@ impl Emitter {
             events: Vec::new(),
             buf: String::new(),
             started: None,
+            prefix_hash: id_prefix.bytes().fold(FNV_BASIS, fnv1a),
             id_prefix,
             id_style,
             id_digits: String::new(),
@@ -438,12 +441,9 @@ impl Emitter {
             }
             IdStyle::Alnum9 => {
                 // FNV-1a over the prefix and index: deterministic, so any chunking gives the same ids.
-                let mut h: u64 = 0xcbf29ce484222325;
-                for b in self.id_prefix.bytes().chain((index as u64).to_le_bytes()) {
-                    h ^= b as u64;
-                    h = h.wrapping_mul(0x100000001b3);
-                }
-                const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+                let mut h = (index as u64).to_le_bytes().into_iter().fold(self.prefix_hash, fnv1a);
+                const ALNUM: &[u8; 62] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+                s.reserve(9);
                 for _ in 0..9 {
                     s.push(ALNUM[(h % 62) as usize] as char);
                     h = h / 62 ^ h.rotate_left(17);
@@ -451,6 +451,12 @@ impl Emitter {
             }
         }
     }
+}
+
+/// FNV-1a's offset basis and one step (`Alnum9` ids).
+const FNV_BASIS: u64 = 0xcbf29ce484222325;
+fn fnv1a(h: u64, b: u8) -> u64 {
+    (h ^ b as u64).wrapping_mul(0x100000001b3)
 }
 
 /// Adds one to the decimal number `digits` (ASCII digits, no sign).
@@ -495,6 +501,29 @@ fn view<'a>(buf: &'a str, q: &Queued) -> EventRef<'a> {
 mod tests {
     #[allow(unused_imports)]
     use crate::prelude::*;
+
+    /// `Alnum9` ids: FNV-1a over the prefix's bytes then the index's eight little-endian
+    /// bytes, then nine digits base 62 (the prefix hashed once, the same ids as hashing it
+    /// per call).
+    #[test]
+    fn alnum9_ids_hash_prefix_and_index() {
+        let mut e = super::Emitter::new("chatcmpl-7_".into(), super::IdStyle::Alnum9);
+        let mut id = String::new();
+        for index in [0usize, 1, 2, 61, 62, 1000, usize::MAX] {
+            e.start(index, None, "f", &mut id);
+            let mut h: u64 = 0xcbf29ce484222325;
+            for b in "chatcmpl-7_".bytes().chain((index as u64).to_le_bytes()) {
+                h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+            }
+            let alnum = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+            let mut want = String::new();
+            for _ in 0..9 {
+                want.push(alnum[(h % 62) as usize] as char);
+                h = h / 62 ^ h.rotate_left(17);
+            }
+            assert_eq!(id, want);
+        }
+    }
 
     /// Generated ids count on from the previous one exactly as formatting the index does.
     #[test]
