@@ -216,7 +216,9 @@ fn main() {
         return;
     }
 
-    // `--profile-sse fast|general plain|dense|FILE EVENTS`: one rewrite (for callgrind).
+    // `--profile-sse fast|general|answered plain|dense|FILE EVENTS [PER]`: one rewrite (for
+    // callgrind); `answered` feeds PER whole events a push through `push_answered_over` (the
+    // package's path: quiet events answered from the hint), the others 1 KiB pushes.
     if let Some(i) = args.iter().position(|a| a == "--profile-sse") {
         use toolwire::sse::{SseOptions, SseRewriter};
         let unit = get("kinds").as_array().unwrap()[0].as_object().unwrap().get("unit").unwrap().as_str().unwrap().replace("{V}", "Paris");
@@ -228,6 +230,18 @@ fn main() {
         let mut r = SseRewriter::new(SseOptions::new(Options::new("hermes")));
         r.set_general_only(args[i + 1] == "general");
         let mut out = Vec::new();
+        if args[i + 1] == "answered" {
+            let per: usize = args.get(i + 4).map_or(8, |p| p.parse().unwrap());
+            let events: Vec<&str> = stream.split_inclusive("\n\n").collect();
+            let (mut scratch, mut total) = (Vec::new(), 0);
+            for group in events.chunks(per) {
+                let (answer, len) = r.push_answered_over(group.concat().as_bytes(), &mut scratch);
+                total += if answer == toolwire::sse::Answer::Verbatim { group.iter().map(|e| e.len()).sum() } else { len };
+            }
+            r.finish(&mut out);
+            println!("{} events, {} chunks answered from the hint, {} bytes out", events.len(), r.quiet_chunks(), total + out.len());
+            return;
+        }
         for c in stream.as_bytes().chunks(1024) {
             r.push(c, &mut out);
         }

@@ -421,8 +421,10 @@ fn quiet_path_writes_what_the_rewriter_writes() {
     for options in [json!({"parser": "hermes"}), json!({"parser": "hermes", "reasoning": "qwen3"}), json!({"parser": "hermes", "limits": {"maxArgsBytes": 300}})] {
         let answered = quiet_chunkings(&options, input.as_bytes(), &format!("escapes, {options}"));
         let events = input.matches("\n\n").count();
-        // 147 of 305 before an escape cut between two events was answered, 246 after.
-        assert!(options["limits"].is_object() || answered * 4 > events * 3, "escapes, {options}: {answered} chunks answered of {events} events");
+        // Chunks answered (one event a chunk, then eight): 147 (`hermes`) before an escape
+        // cut between two events was answered, 246 after, 309 since a text may end inside an
+        // escape.
+        assert!(options["limits"].is_object() || answered * 10 > events * 9, "escapes, {options}: {answered} chunks answered of {events} events");
     }
     // Non-ASCII characters (accents, CJK, emoji) in prose, reasoning and an argument, raw and
     // (some) as `\uXXXX` escapes, which the quiet path leaves to the plain way.

@@ -212,6 +212,9 @@ pub struct SseRewriter {
     /// the rest is room written before (scratch) kept for the next answers.
     quiet_texts: Vec<u8>,
     quiet_len: usize,
+    /// The waiting texts end with the `\\` of an escape (an answered text may end inside one):
+    /// the parser holds it, so it is left out of the answers so far and of the skipped bytes.
+    quiet_escape: bool,
     /// Chunks `push_answered` answered from the hint (`quiet_chunks`).
     quiet_chunks: usize,
 }
@@ -236,12 +239,13 @@ pub enum Answer {
 /// are the same bytes but for their text (`input_prefix` + text + `input_suffix`; the text a
 /// JSON string body whose escapes are ASCII ones (`unescape_ascii`) and whose decoded bytes are
 /// ASCII outside `stop` but for the simple escapes the parser's set admits (`Stop::ESCAPES`:
-/// a code argument's `\\n`) and the non-ASCII characters it admits (`utf8`), at most
-/// `budget` decoded bytes in all) would each come out as
+/// a code argument's `\\n`, which may be cut between two texts) and the non-ASCII characters
+/// it admits (`utf8`), at most `budget` decoded bytes in all) would each come out as
 /// `output_prefix` + text + `output_suffix` (the text re-escaped as `push_json_string` writes
-/// it; the same event when `verbatim`), the decoded text going to choice `slot`'s parser and
-/// nothing else changing. `push_answered` answers such events from these bytes and hands their
-/// texts to the parser before the next input.
+/// it, the `\\` of an escape cut after a text written before the next text, where the parser
+/// sends it; the same event when `verbatim`), the decoded text going to choice `slot`'s parser
+/// and nothing else changing. `push_answered` answers such events from these bytes and hands
+/// their texts to the parser before the next input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SseQuiet {
     slot: usize,
@@ -297,6 +301,7 @@ impl SseRewriter {
             hint_wanted: false,
             quiet_texts: Vec::new(),
             quiet_len: 0,
+            quiet_escape: false,
             quiet_chunks: 0,
         }
     }
@@ -372,12 +377,9 @@ impl SseRewriter {
                 at += used;
                 continue;
             }
-            // The next event the plain way (its hint then answers the ones after it), or all
-            // that is left when there is no hint to answer them.
-            let n = match self.hint {
-                Some(_) => rest.windows(2).position(|w| w == b"\n\n").map_or(rest.len(), |i| i + 2),
-                None => rest.len(),
-            };
+            // The next event the plain way: the hint after it (there is one again once the
+            // parser is past a marker or a call's opening) answers the ones after it.
+            let n = rest.windows(2).position(|w| w == b"\n\n").map_or(rest.len(), |i| i + 2);
             out.truncate(o);
             self.push(&rest[..n], out);
             o = out.len();
@@ -416,26 +418,27 @@ impl SseRewriter {
             let grow = h.output_joint.len().saturating_sub(ip.len() + is.len());
             grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + h.output_prefix.len());
             o = put(out, o, h.output_prefix.as_bytes())?;
-            if h.backslash && texts_len == 0 {
-                o = put(out, o, b"\\\\")?;
-            }
         }
         let mut at = 0;
-        // The events answered so far: where they end in `bytes`, in `texts` and in `out`.
-        let mut done = (0, t, o);
+        // The events answered so far: where they end in `bytes`, in `texts` and in `out`, and
+        // whether their texts end inside an escape.
+        // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`) that the
+        // next byte closes, in this text or the next one; the parser holds it before the first
+        // text answered since the hint when `h.backslash`.
+        let mut done = (0, t, o, if texts_len == 0 { h.backslash } else { self.quiet_escape });
         while same_bytes(&bytes[at..], ip) {
             let body = &bytes[at + ip.len()..];
             // The text up to its closing quote, escapes decoded into `texts` (and, unless
-            // verbatim, written to `out` as `push_json_string` writes them).
+            // verbatim, written to `out` as `push_json_string` writes them; the `\\` of an
+            // escape with the byte after it, as the parser sends it).
             let mut len = 0;
-            // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`), or
-            // the parser holds one before the first text answered since the hint (`h.backslash`;
-            // none was when no text waits, and a text after the `\\` is not empty).
-            let mut escape = h.backslash && t == 0;
+            let mut escape = done.3;
             let fits = loop {
                 let Some(&b) = body.get(len) else { break false };
                 let (d, n) = match b {
-                    b'"' => break !escape,
+                    // A text may end inside an escape when it sends something before it (an
+                    // event whose arguments would be empty goes the plain way).
+                    b'"' => break !escape || !h.verbatim && t - done.1 > 1,
                     b'\\' => match unescape_ascii(&body[len..]) {
                         Some(e) => e,
                         None => break false,
@@ -452,6 +455,12 @@ impl SseRewriter {
                         break false;
                     }
                     escape = false;
+                    if !h.verbatim {
+                        o = match put(out, o, b"\\\\") {
+                            Some(w) => w,
+                            None => break false,
+                        };
+                    }
                 } else if stop.has(d) {
                     if d == b'\\' && h.escapes {
                         escape = true;
@@ -465,7 +474,7 @@ impl SseRewriter {
                 }
                 t += 1;
                 len += n;
-                if !h.verbatim {
+                if !h.verbatim && !escape {
                     let w = if crate::json::needs_escape(d) {
                         let (e, k) = crate::json::escape_of(d);
                         put(out, o, &e[..k])
@@ -490,20 +499,21 @@ impl SseRewriter {
                 // `output_joint` starts with `output_suffix`: the event's output ends there.
                 let after = if last { h.output_suffix.as_bytes() } else { h.output_joint.as_bytes() };
                 let Some(end) = put(out, o, after) else { break };
-                done = (at, t, o + h.output_suffix.len());
+                done = (at, t, o + h.output_suffix.len(), escape);
                 o = end;
             } else {
-                done = (at, t, o);
+                done = (at, t, o, escape);
             }
             if last {
                 break;
             }
         }
-        let (used, t, end) = done;
+        let (used, t, end, escape) = done;
         if used == 0 {
             return None;
         }
         self.quiet_len = t;
+        self.quiet_escape = escape;
         Some((used, end))
     }
 
@@ -519,7 +529,8 @@ impl SseRewriter {
             // Whole decoded texts (see `quiet_texts`): valid UTF-8.
             let texts = core::str::from_utf8(&self.quiet_texts[..self.quiet_len]).unwrap_or_default();
             debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not UTF-8");
-            p.push_after_quiet_with(texts, texts.len(), |_| events += 1);
+            // The parser holds a `\\` the texts end with (`quiet_escape`): no event has it yet.
+            p.push_after_quiet_with(texts, texts.len() - usize::from(self.quiet_escape), |_| events += 1);
             debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
             debug_assert!(false, "quiet SSE texts without a hint");
@@ -529,6 +540,7 @@ impl SseRewriter {
             self.quiet_texts = Vec::new();
         }
         self.quiet_len = 0;
+        self.quiet_escape = false;
     }
 
     /// How many chunks `push_answered` answered from the quiet-run hint (tests check that the
