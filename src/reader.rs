@@ -93,8 +93,8 @@ pub trait Reader {
     /// (never repaired), and the payload must not need more than `room` bytes before its first
     /// call starts (the sequencer's hold limit). `None` (the default) when it cannot: nothing
     /// was emitted, and the sequencer opens the payload and feeds it from its first byte.
-    /// Called on the family's spare reader, whatever payload it read last, before the
-    /// payload opens; it leaves that reader as `reset` can reuse it.
+    /// Called before the payload opens, on the family's spare reader (whatever payload it
+    /// read last) or a new one; it leaves that reader as `reset` can reuse it.
     #[cfg(not(target_arch = "wasm32"))]
     fn whole(&mut self, _input: &str, _room: usize, _sink: &mut Sink) -> Option<usize> {
         None

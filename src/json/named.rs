@@ -566,6 +566,38 @@ impl MistralReader {
 }
 
 impl Reader for MistralReader {
+    /// The usual v11 payload `NAME[ARGS]{json}` (or `NAME{json}`) read in one pass when its
+    /// object ends in `input`: a name of name characters within `maxNameBytes`, right after
+    /// it `[ARGS]` and optional whitespace or the `{` itself, and arguments that a strict
+    /// scanner reads whole (no repair, no error, within `maxDepth`) and that fit in
+    /// `maxArgsBytes`. Those are the bytes `feed` would forward (its repairing scanner writes
+    /// its input unchanged when it repairs nothing), so the events are `feed`'s. Anything else
+    /// (an id, whitespace after the name, the pre-v11 layouts) is `feed`'s.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn whole(&mut self, input: &str, room: usize, sink: &mut Sink) -> Option<usize> {
+        let name_end = Self::name_len(input);
+        if name_end == 0 || name_end > sink.limits.max_name_bytes {
+            return None;
+        }
+        let mut i = name_end;
+        if input[i..].starts_with("[ARGS]") {
+            i = skip_ws(input, i + "[ARGS]".len());
+        }
+        // The call must start within the hold limit.
+        if input.as_bytes().get(i) != Some(&b'{') || i >= room {
+            return None;
+        }
+        let mut sc = JsonScanner::new(Expect::Object, sink.limits.depth());
+        let (used, r) = sc.feed(&input[i..], None);
+        if r != Ok(Progress::Done) || used > sink.limits.max_args_bytes {
+            return None;
+        }
+        sink.start_call(&input[..name_end], None);
+        sink.args_read(&input[i..i + used], &sc);
+        sink.end_call();
+        Some(i + used)
+    }
+
     fn quiet(&self) -> Option<crate::quiet::Stop> {
         match self.part {
             MistralPart::Args => self.args.quiet(),

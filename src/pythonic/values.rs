@@ -1285,7 +1285,13 @@ pub(super) fn run_end(bytes: &[u8], mut i: usize, f: impl Fn(u8) -> bool) -> usi
     i
 }
 
+#[inline]
 pub(super) fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    // Mostly there is none: every ASCII whitespace byte is at most a space (natively only:
+    // the wasm keeps to its size budget).
+    if cfg!(not(target_arch = "wasm32")) && bytes.get(i).is_some_and(|&b| b > b' ') {
+        return i;
+    }
     while i < bytes.len() && bytes[i].is_ascii_whitespace() {
         i += 1;
     }
