@@ -135,6 +135,8 @@ function isSimpleEscape(c) {
 
 /** At most this many characters of quiet pushes wait for the next call into the wasm. */
 const PENDING_MAX = 1 << 16;
+/** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
+const HELD_MARKER = 4;
 
 /**
  * A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done.
@@ -146,7 +148,9 @@ const PENDING_MAX = 1 << 16;
  * reasoning or arguments event each. Such a push is answered here without entering the wasm;
  * its characters wait (at most the core's byte budget, at most `PENDING_MAX`) and go in
  * before the next chunk that is not quiet (or at `finish`), marked as answered already, so the
- * core still sees every byte and leaves their events out.
+ * core still sees every byte and leaves their events out. When all the core holds is a proper
+ * prefix of a marker (`<too` of `<tool_call>`), the hint gives the bytes that continue it: a
+ * chunk that continues it without completing it gives no event and waits too, fed as it is.
  */
 export class ToolCallParser {
   #wasm;
@@ -154,7 +158,10 @@ export class ToolCallParser {
   /** The wasm input buffer: its address and size (0: none yet). */
   #input = 0;
   #inputSize = 0;
-  /** Where the core's quiet-run hint is (a u32 index into the memory), and what it says. */
+  /**
+   * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
+   * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`).
+   */
   #quietAt = 0;
   #quietKind = 0;
   #quietIndex = 0;
@@ -165,9 +172,13 @@ export class ToolCallParser {
   #quietUtf8 = false;
   /** The core holds the `\\` of an escape in an argument string: the next quiet chunk completes it. */
   #quietBackslash = false;
-  /** Quiet characters answered already and not yet handed to the core, and their UTF-8 length. */
+  /**
+   * Characters of pushes answered already (quiet ones, their UTF-8 length in `#pendingBytes`)
+   * or held (continuing a held marker, `#heldBytes` of them, ASCII), not yet handed to the core.
+   */
   #pending = "";
   #pendingBytes = 0;
+  #heldBytes = 0;
 
   constructor(options) {
     this.#wasm = new WasmParser(parserOptionsJson(options));
@@ -185,13 +196,31 @@ export class ToolCallParser {
     if (typeof chunk !== "string") {
       throw new TypeError(`ToolCallParser.push: expected a string chunk (pushBytes takes a Uint8Array), got ${describe(chunk)}`);
     }
-    const wasm = this.#open("push");
     const n = chunk.length;
-    // A chunk of n UTF-16 units is at least n bytes of UTF-8.
-    if (this.#quietKind !== 0 && this.#pendingBytes + n <= this.#quietBudget) {
+    // A hint means a live parser that takes input (`finish` and `free` clear it).
+    if (this.#quietKind === HELD_MARKER) {
+      if (n !== 0 && this.#continuesMarker(chunk)) {
+        this.#pending += chunk;
+        this.#heldBytes += n;
+        return [];
+      }
+    } else if (this.#quietKind !== 0 && this.#pendingBytes + n <= this.#quietBudget) {
+      // A chunk of n UTF-16 units is at least n bytes of UTF-8.
+      let bytes = -1;
       // A held `\\`: the chunk starts with the escape's second character, the event with `\\`.
       const held = this.#quietBackslash;
-      const bytes = !held || n === 0 ? this.#quietBytes(chunk, 0) : isSimpleEscape(chunk.charCodeAt(0)) ? this.#quietBytes(chunk, 1) : -1;
+      if (!held) {
+        // ASCII outside the stop set (most chunks) here, the rest in `#quietBytes`.
+        const stop = this.#stop;
+        let i = 0;
+        for (; i < n; i++) {
+          const c = chunk.charCodeAt(i);
+          if (c >= 0x80 || ((stop[c >> 5] >>> (c & 31)) & 1) !== 0) break;
+        }
+        bytes = i === n ? n : this.#quietBytes(chunk, i);
+      } else if (n === 0 || isSimpleEscape(chunk.charCodeAt(0))) {
+        bytes = this.#quietBytes(chunk, n === 0 ? 0 : 1);
+      }
       if (bytes >= 0 && this.#pendingBytes + bytes <= this.#quietBudget) {
         if (n === 0) return [];
         this.#pending += chunk;
@@ -207,12 +236,30 @@ export class ToolCallParser {
         }
       }
     }
+    const wasm = this.#open("push");
     const skipped = this.#pendingBytes;
-    const text = skipped === 0 ? chunk : this.#pending + chunk;
+    const text = this.#pending.length === 0 ? chunk : this.#pending + chunk;
     this.#pending = "";
     this.#pendingBytes = 0;
+    this.#heldBytes = 0;
     const out = this.#pushInput(wasm, text, skipped);
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
+  }
+
+  /**
+   * True when `chunk` is ASCII and continues the held marker where the held pushes left it,
+   * short of its end (`ToolCallParser::held_marker` in src/parser.rs: the hint's bytes).
+   */
+  #continuesMarker(chunk) {
+    const n = chunk.length;
+    if (this.#heldBytes + n > this.#quietBudget) return false;
+    const m = memoryBytes();
+    const at = this.#quietIndex + this.#heldBytes;
+    for (let i = 0; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c >= 0x80 || c !== m[at + i]) return false;
+    }
+    return true;
   }
 
   /**
@@ -286,13 +333,14 @@ export class ToolCallParser {
     this.#quietBackslash = (w[at + 7] & 2) !== 0;
   }
 
-  /** Hands the quiet characters waiting to the core (their events were returned already). */
+  /** Hands the characters waiting to the core (the quiet ones' events were returned already). */
   #flush(wasm) {
-    const skipped = this.#pendingBytes;
-    if (skipped === 0) return;
     const text = this.#pending;
+    if (text.length === 0) return;
+    const skipped = this.#pendingBytes;
     this.#pending = "";
     this.#pendingBytes = 0;
+    this.#heldBytes = 0;
     this.#pushInput(wasm, text, skipped);
   }
 
@@ -321,6 +369,7 @@ export class ToolCallParser {
   free() {
     this.#wasm?.free();
     this.#wasm = undefined;
+    this.#quietKind = 0;
   }
 
   #live() {

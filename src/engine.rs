@@ -314,6 +314,21 @@ impl Engine {
         Some(Quiet { kind, stop: stop.or(ws), budget: usize::MAX, utf8: utf8 && !strips, backslash: false })
     }
 
+    /// When all the engine holds is a proper prefix of a marker it waits for (in text or
+    /// reasoning, or for the closing marker after a payload), the rest of that marker but its
+    /// last byte: a chunk whose bytes begin it gives no event, and is held with the rest
+    /// (the marker is neither complete nor broken). `None` otherwise.
+    pub fn held_marker(&self) -> Option<&[u8]> {
+        let set = match &self.mode {
+            Mode::Text { reasoning: false } => &self.sets.content,
+            Mode::Text { reasoning: true } => &self.sets.thinking,
+            Mode::After { .. } if self.section.is_some() => &self.sets.end_set,
+            Mode::After { .. } => &self.sets.orphan_end_set,
+            _ => return None,
+        };
+        set.continuation(&self.buf)
+    }
+
     /// The reader holds the `\\` of an escape in an arguments string (`Reader::quiet_backslash`).
     pub fn quiet_backslash(&self) -> bool {
         matches!(self.mode, Mode::Payload) && self.reader.as_ref().is_some_and(|r| r.quiet_backslash())

@@ -278,6 +278,17 @@ impl ToolCallParser {
         self.engine.quiet(&self.sink)
     }
 
+    /// The held-marker hint for the next input: when all the parser holds is a proper prefix
+    /// of a marker (`<too` of `<tool_call>`), the bytes that continue it without completing
+    /// it. A chunk whose bytes begin them gives no event; a caller may hold such a chunk and
+    /// push it, not as answered, before the next one (the hint then is what follows it).
+    pub fn held_marker(&self) -> Option<&[u8]> {
+        if self.finished || !self.utf8.is_empty() {
+            return None;
+        }
+        self.engine.held_marker()
+    }
+
     /// Like `push_into`, where the first `skipped` bytes of `chunk` were reported by the caller
     /// already, pushes answered by `quiet()` (each its own event of the promised kind): the
     /// events of those bytes are left out of `out`. `skipped` is at a char boundary.
@@ -447,6 +458,25 @@ mod tests {
             failed += checked.is_err() as usize;
         }
         assert!(failed >= 4, "{failed} of the cases fail");
+    }
+
+    /// The held-marker hint: the rest of the held marker but its last byte, in text and for a
+    /// closing marker after a payload; none when nothing or no marker prefix is held.
+    #[test]
+    fn held_marker_is_the_rest_of_a_held_marker_short_of_its_end() {
+        let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
+        assert_eq!(p.held_marker(), None);
+        p.push("Hi <too");
+        assert_eq!(p.held_marker(), Some(&b"l_call"[..]));
+        assert_eq!((p.push("l_cal"), p.held_marker()), (vec![], Some(&b"l"[..])));
+        let events = p.push("l>{\"name\": \"f\", \"arguments\": {}}");
+        assert!(matches!(events[..], [Event::ToolCallStart { .. }, ..]) && p.held_marker().is_none(), "{events:?}");
+        p.push("\n</t");
+        assert_eq!(p.held_marker(), Some(&b"ool_call"[..]));
+        p.push("ool_call> x");
+        assert_eq!(p.held_marker(), None);
+        p.push("<x");
+        assert_eq!(p.held_marker(), None);
     }
 
     #[test]

@@ -167,6 +167,15 @@ impl MarkerSet {
         self.longest
     }
 
+    /// When `held` is a proper prefix of a marker (the first such), that marker's bytes after
+    /// `held` but its last: `find` and `at_start` see `held` followed by any prefix of them
+    /// as a marker yet to complete (`Hold` at 0, `Err`).
+    pub fn continuation(&self, held: &str) -> Option<&[u8]> {
+        let held = held.as_bytes();
+        let t = self.markers.iter().map(|m| self.bytes(m)).find(|t| t.len() > held.len() && t.starts_with(held))?;
+        (!held.is_empty()).then(|| &t[held.len()..t.len() - 1])
+    }
+
     pub fn text(&self, idx: usize) -> &str {
         self.text_of(&self.markers[idx])
     }

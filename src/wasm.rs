@@ -146,9 +146,10 @@ impl JsToolCallParser {
     /// 2 reasoning, 3 arguments), the call index, the byte budget (at most `u32::MAX`), the
     /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`; the DEL bit marks simple
     /// escapes quiet, `Stop::ESCAPES`), and flags (bit 0: whole non-ASCII characters are quiet,
-    /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Renewed by every
-    /// call that takes input; the package answers quiet pushes without calling in
-    /// (`pushInput`'s `skipped`).
+    /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Kind 4: a held marker
+    /// (`ToolCallParser::held_marker`), the address and length of the bytes that continue it.
+    /// Renewed by every call that takes input; the package answers quiet pushes without
+    /// calling in (`pushInput`'s `skipped`) and holds pushes that continue a held marker.
     #[wasm_bindgen(js_name = quietPtr)]
     pub fn quiet_ptr(&self) -> *const u32 {
         self.quiet.as_ptr()
@@ -156,7 +157,12 @@ impl JsToolCallParser {
 
     fn set_quiet(&mut self) {
         self.quiet = [0; 8];
-        let Some(q) = self.inner.quiet() else { return };
+        let Some(q) = self.inner.quiet() else {
+            if let Some(rest) = self.inner.held_marker() {
+                self.quiet[..3].copy_from_slice(&[4, rest.as_ptr() as u32, rest.len() as u32]);
+            }
+            return;
+        };
         let (kind, index) = match q.kind {
             crate::QuietKind::Text => (1, 0),
             crate::QuietKind::Reasoning => (2, 0),

@@ -186,7 +186,11 @@ impl Emitter {
         let Some(q) = self.events.first_mut() else { return false };
         let (Queued::Text(t) | Queued::Reasoning(t) | Queued::Delta { args: t, .. }) = q else { return false };
         let held = if backslash { "\\" } else { "" };
-        if !self.buf[t.start..t.end].strip_prefix(held).is_some_and(|rest| rest.starts_with(head)) {
+        // The bytes are `head` when `quiet()` kept its promise, which the harness checks at
+        // every split (`check_quiet`, natively). The package's wasm checks only that they end
+        // at a character boundary: its byte-by-byte compare of a 2 KB run cost about 1 µs.
+        let same = |rest: &str| if cfg!(target_arch = "wasm32") { rest.is_char_boundary(head.len()) } else { rest.starts_with(head) };
+        if !self.buf[t.start..t.end].strip_prefix(held).is_some_and(same) {
             return false;
         }
         t.start += held.len() + head.len();

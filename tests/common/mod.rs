@@ -254,19 +254,35 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
 
 /// The JS package's quiet-run fast path (`ToolCallParser::quiet`), simulated: a chunk the
 /// hint admits is answered with the promised event and its bytes go in with the next real
-/// push (`push_after_quiet`), at most 64 KiB of them. Asserts that every push (and the finish)
+/// push (`push_after_quiet`), at most 64 KiB of them; a chunk that continues a held marker
+/// (`ToolCallParser::held_marker`) gives no event and goes in with the next real push, not as
+/// answered (the hint then is the rest of the marker). Asserts that every push (and the finish)
 /// gives exactly the events a plain parser gives for it; returns how many pushes were quiet.
 pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
     let mut plain = ToolCallParser::new(f.options()).unwrap();
     let mut fast = ToolCallParser::new(f.options()).unwrap();
     let mut hint = fast.quiet();
+    // The held-marker hint: bytes that continue a held marker give no event and wait, fed
+    // (not as answered) with the next push.
+    let mut held = fast.held_marker().map(<[u8]>::to_vec);
     let mut pending = String::new();
+    // The bytes of `pending` answered from the quiet hint (held ones are not).
+    let mut answered = 0;
     let mut quiet = 0;
     for (n, c) in chunks.iter().enumerate() {
         let want = plain.push(c);
+        if let Some(rest) = held.as_deref().filter(|rest| !c.is_empty() && rest.starts_with(c.as_bytes())) {
+            assert!(hint.is_none(), "{}: a quiet hint with a held marker", f.name);
+            quiet += 1;
+            pending.push_str(c);
+            held = Some(rest[c.len()..].to_vec());
+            assert_eq!(want, [], "{}: held-marker hint, push {n} ({c:?}) of {}", f.name, chunks.len());
+            continue;
+        }
         let got = match hint {
             Some(q) if c.is_empty() || (q.admits(c) && pending.len() + c.len() <= q.budget.min(1 << 16)) => {
                 quiet += 1;
+                answered += c.len();
                 pending.push_str(c);
                 if c.is_empty() {
                     vec![]
@@ -284,19 +300,19 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
             }
             _ => {
                 let mut ev = Vec::new();
-                let skipped = pending.len();
                 pending.push_str(c);
-                fast.push_after_quiet_with(&pending, skipped, |e| ev.push(e.to_event()));
+                fast.push_after_quiet_with(&pending, answered, |e| ev.push(e.to_event()));
                 pending.clear();
+                answered = 0;
                 hint = fast.quiet();
+                held = fast.held_marker().map(<[u8]>::to_vec);
                 ev
             }
         };
         assert_eq!(got, want, "{}: quiet fast path, push {n} ({c:?}) of {} (hint {hint:?})", f.name, chunks.len());
     }
     let mut got = Vec::new();
-    let skipped = pending.len();
-    fast.push_after_quiet(&pending, skipped, &mut got);
+    fast.push_after_quiet(&pending, answered, &mut got);
     assert_eq!(got, [], "{}: quiet fast path: the pending bytes gave more events", f.name);
     fast.finish_into(&mut got);
     assert_eq!(got, plain.finish(), "{}: quiet fast path: finish", f.name);
