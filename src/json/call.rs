@@ -217,6 +217,81 @@ impl Reader for CallsReader {
         true
     }
 
+    /// The usual payload, one call object `{"name": "f", "arguments": {...}}`, read in one pass
+    /// when it ends in `input` (`Reader::whole`, native only): optional whitespace, `{`, a name
+    /// key then an arguments key of the wrapper (plain keys within maxNameBytes), the name a
+    /// plain string within maxNameBytes with nothing to trim, the arguments an object that a
+    /// strict scanner reads whole (within maxDepth and maxArgsBytes) starting within the hold
+    /// limit, `}`, and after it no further object fused into the block (`ws [,] ws {`, or input
+    /// that ends before that is decided). Those are the bytes `feed` forwards (its repairing
+    /// scanner writes its input unchanged when it repairs nothing) and the events it writes:
+    /// start, one delta, end. Any other layout (more keys, arguments first, a string of
+    /// arguments, arrays, sequences) is `feed`'s.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn whole(&mut self, input: &str, room: usize, sink: &mut Sink) -> Option<usize> {
+        if !matches!(self.shape, JsonShape::Object | JsonShape::ObjectOrArray) || self.wrapper.key_is_name {
+            return None;
+        }
+        let b = input.as_bytes();
+        let max_name = sink.limits.max_name_bytes;
+        // A plain string at `i` (no escape, no control byte) of at most `max_name` bytes, then
+        // `:` after optional whitespace when `colon`: its body and the offset after it.
+        let string_at = |i: usize, colon: bool| -> Option<(&str, usize)> {
+            if b.get(i) != Some(&b'"') {
+                return None;
+            }
+            let end = plain_string_end(b, i + 1);
+            if b.get(end) != Some(&b'"') || end - (i + 1) > max_name {
+                return None;
+            }
+            let mut next = skip_ws(input, end + 1);
+            if colon {
+                if b.get(next) != Some(&b':') {
+                    return None;
+                }
+                next = skip_ws(input, next + 1);
+            }
+            Some((&input[i + 1..end], next))
+        };
+        let mut i = skip_ws(input, 0);
+        if b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let (key, at) = string_at(skip_ws(input, i + 1), true)?;
+        if !self.wrapper.name_keys.contains(&key) {
+            return None;
+        }
+        let (name, at) = string_at(at, false)?;
+        if name.is_empty() || name.trim().len() != name.len() || b.get(at) != Some(&b',') {
+            return None;
+        }
+        let (key, at) = string_at(skip_ws(input, at + 1), true)?;
+        // The call starts at the arguments' `{`, within the hold limit.
+        if !self.wrapper.args_keys.contains(&key) || b.get(at) != Some(&b'{') || at >= room {
+            return None;
+        }
+        let mut sc = JsonScanner::new(Expect::Object, sink.limits.depth());
+        let (used, r) = sc.feed(&input[at..], None);
+        if r != Ok(Progress::Done) || used > sink.limits.max_args_bytes {
+            return None;
+        }
+        i = skip_ws(input, at + used);
+        if b.get(i) != Some(&b'}') {
+            return None;
+        }
+        let end = i + 1;
+        // What `ListPart::Next` looks for: another object fused into the block.
+        let j = skip_ws(input, end);
+        let k = if b.get(j) == Some(&b',') { skip_ws(input, j + 1) } else { j };
+        if k - end <= 2 * 64 + 1 && b.get(k).is_none_or(|&c| c == b'{') {
+            return None;
+        }
+        sink.start_call(name, None);
+        sink.args_read(&input[at..at + used], &sc);
+        sink.end_call();
+        Some(end)
+    }
+
     fn feed(&mut self, input: &str, eof: bool, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
