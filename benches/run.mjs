@@ -326,18 +326,29 @@ if (want(1)) {
     for (let i = 0; i < events.length; i += perChunk) chunks.push(enc.encode(events.slice(i, i + perChunk).join("")));
     return { chunks, events: events.length };
   };
-  /** Milliseconds to pipe `chunks` through `make()` and read everything out. */
-  const pipe = async (chunks, make) => {
-    const ts = [];
-    for (let r = 0; r < REPS; r++) {
-      const t = cpuMs();
-      let i = 0;
-      const source = new ReadableStream({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]) : c.close()) });
-      const reader = source.pipeThrough(make()).getReader();
-      while (!(await reader.read()).done);
-      ts.push(cpuMs() - t);
+  /** CPU milliseconds to pipe `chunks` through `make()` once and read everything out. */
+  const pipeOnce = async (chunks, make) => {
+    const t = cpuMs();
+    let i = 0;
+    const source = new ReadableStream({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]) : c.close()) });
+    const reader = source.pipeThrough(make()).getReader();
+    while (!(await reader.read()).done);
+    return cpuMs() - t;
+  };
+  /**
+   * Medians of `pipeOnce` for each of `makes`, in the steady state of a long-lived process (a
+   * proxy rewrites stream after stream): each warmed up first (at least 3 runs, then up to
+   * 300 ms, as `timeShort`: V8 optimises hot JS and wasm code only after a while), then the
+   * makes measured in turn, run by run (drift on a shared machine hits them alike).
+   */
+  const pipes = async (chunks, makes) => {
+    for (const make of makes) {
+      const warm = cpuMs();
+      for (let r = 0; r < 3 || (r < 200 && cpuMs() - warm < 300); r++) await pipeOnce(chunks, make);
     }
-    return median(ts);
+    const ts = makes.map(() => []);
+    for (let r = 0; r < REPS; r++) for (const [k, make] of makes.entries()) ts[k].push(await pipeOnce(chunks, make));
+    return ts.map(median);
   };
   /** The plain-JS floor: split the events, JSON.parse and JSON.stringify each one. */
   const floor = (chunks) =>
@@ -358,13 +369,13 @@ if (want(1)) {
   for (const [tokens, think, perChunk, code] of [[2000, false, 1], [20000, false, 1], [2000, true, 1], [20000, true, 1], [2000, false, 8], [20000, false, 8], [2000, false, 8, true]]) {
     const { chunks, events } = upstream(tokens, think, perChunk, code);
     const options = { parser: "hermes", ...(think && { reasoning: "qwen3" }) };
-    // Warm-up of both (the JIT), then the measured runs.
-    await pipe(chunks, () => new TransformStream());
-    await pipe(chunks, () => new SseRewriteStream(options));
-    const id = await pipe(chunks, () => new TransformStream());
-    const rw = await pipe(chunks, () => new SseRewriteStream(options));
-    // What any rewrite that writes new bytes for each chunk pays at least: a new buffer each.
-    const copy = await pipe(chunks, () => new TransformStream({ transform: (c, controller) => controller.enqueue(c.slice()) }));
+    // The copying transform: what any rewrite that writes new bytes for each chunk pays at
+    // least (a new buffer each).
+    const [id, rw, copy] = await pipes(chunks, [
+      () => new TransformStream(),
+      () => new SseRewriteStream(options),
+      () => new TransformStream({ transform: (c, controller) => controller.enqueue(c.slice()) }),
+    ]);
     const work = ((rw - id) * 1e6) / events;
     const name = `${events} events, reasoning ${think ? "on" : "off"}, ${perChunk} per network chunk${code ? ", a source file as the argument (escapes)" : ""}`;
     rows.push([name, id.toFixed(1), copy.toFixed(1), rw.toFixed(1), `${(rw / id).toFixed(2)}x`, work.toFixed(0), (((rw - copy) * 1e6) / events).toFixed(0), floor(chunks).toFixed(1)]);

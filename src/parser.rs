@@ -51,9 +51,9 @@ pub struct Options {
     /// `crate::template`. Ignored by other families.
     pub template: Option<crate::json::Value>,
     pub limits: Limits,
-    /// The engine for `pattern` when regex-lite is not built in (the wasm binding supplies the
-    /// JavaScript `RegExp`); see `crate::schema::pattern`.
-    pub pattern_engine: Option<crate::schema::pattern::HostEngine>,
+    /// The host's `pattern` engine and `format` checker, for builds without regex-lite or the
+    /// `formats` feature (the wasm binding supplies JavaScript's); see `crate::schema::Engines`.
+    pub engines: crate::schema::Engines,
 }
 
 impl Options {
@@ -411,11 +411,11 @@ impl ToolCallParser {
     }
 }
 
-/// The tools of `opts` (`opts.tools`, patterns compiled with `opts.pattern_engine`).
+/// The tools of `opts` (`opts.tools`, with `opts.engines`).
 pub fn tools_of(opts: &Options) -> Result<Option<Tools>, Error> {
     match &opts.tools {
         None | Some(crate::json::Value::Null) => Ok(None),
-        Some(v) => Tools::from_json_with(v, opts.pattern_engine).map(Some).map_err(Error),
+        Some(v) => Tools::from_json_with(v, opts.engines).map(Some).map_err(Error),
     }
 }
 

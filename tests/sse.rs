@@ -235,9 +235,14 @@ thread_local! {
 /// An upstream stream of one chat chunk per 4-character piece of `text`: `data` writes an
 /// event's data from the JSON string of the piece and the event's number.
 fn stream(text: &str, data: &dyn Fn(&str, usize) -> String) -> String {
+    stream_by(text, 4, data)
+}
+
+/// `stream` with `size` characters an event.
+fn stream_by(text: &str, size: usize, data: &dyn Fn(&str, usize) -> String) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = format!("data: {}\n\n", r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}"#);
-    for (n, piece) in chars.chunks(4).enumerate() {
+    for (n, piece) in chars.chunks(size).enumerate() {
         let piece: String = piece.iter().collect();
         out.push_str(&format!("data: {}\n\n", data(&serde_json::to_string(&piece).unwrap(), n)));
     }
@@ -425,6 +430,20 @@ fn quiet_path_writes_what_the_rewriter_writes() {
         // cut between two events was answered, 246 after, 309 since a text may end inside an
         // escape.
         assert!(options["limits"].is_object() || answered * 10 > events * 9, "escapes, {options}: {answered} chunks answered of {events} events");
+    }
+    // A code argument's escapes (`\\`, `\n`, `\"`, `\t`, `\/`) cut every way between events of
+    // 1 to 5 characters: a text may end with the `\` of an escape (answered, its `\` written with
+    // the next text; a text that is only that `\` goes the plain way: 8 of every 21 events at one
+    // character an event).
+    let value = "a\\\\b\\n\\\"q\\\" \\t\\/x\\\\\\n".repeat(12);
+    let text = format!("Sure. <tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.rs\", \"content\": \"{value}\"}}}}\n</tool_call> Done.");
+    let data = |piece: &str, _: usize| format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{piece}}},"finish_reason":null}}]}}"#);
+    for size in 1..=5 {
+        let input = stream_by(&text, size, &data);
+        let answered = quiet_chunkings(&json!({"parser": "hermes"}), input.as_bytes(), &format!("escapes cut, {size} characters an event"));
+        let events = input.matches("\n\n").count();
+        let floor = if size == 1 { events / 4 } else { events * 7 / 10 };
+        assert!(answered > floor, "escapes cut, {size} characters an event: {answered} chunks answered of {events} events");
     }
     // Non-ASCII characters (accents, CJK, emoji) in prose, reasoning and an argument, raw and
     // (some) as `\uXXXX` escapes, which the quiet path leaves to the plain way.
