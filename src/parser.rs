@@ -286,7 +286,7 @@ impl ToolCallParser {
         if self.finished || !self.utf8.is_empty() {
             return None;
         }
-        self.engine.held_marker()
+        self.engine.held_marker(&self.sink)
     }
 
     /// Like `push_into`, where the first `skipped` bytes of `chunk` were reported by the caller
@@ -477,6 +477,23 @@ mod tests {
         assert_eq!(p.held_marker(), None);
         p.push("<x");
         assert_eq!(p.held_marker(), None);
+    }
+
+    /// In a payload, the reader's held marker: the XML markers of Qwen3-Coder, an opening
+    /// one after whitespace too.
+    #[test]
+    fn held_marker_in_an_xml_payload() {
+        let mut p = ToolCallParser::new(&Options::new("qwen3_coder")).unwrap();
+        p.push("<tool_call>\n<fu");
+        assert_eq!(p.held_marker(), Some(&b"nction"[..]));
+        p.push("nction=f>\n<para");
+        assert_eq!(p.held_marker(), Some(&b"meter"[..]));
+        p.push("meter=a>\nx\n</par");
+        assert_eq!(p.held_marker(), Some(&b"ameter"[..]));
+        assert_eq!(p.push("ame"), vec![]);
+        assert_eq!(p.held_marker(), Some(&b"ter"[..]));
+        p.push("ter>\n</fun");
+        assert_eq!(p.held_marker(), Some(&b"ction"[..]));
     }
 
     #[test]
