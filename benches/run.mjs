@@ -69,14 +69,15 @@ function time(fn, reps = REPS) {
 }
 /**
  * Milliseconds per run of `fn` when a run is short (well under a millisecond to a few), in the
- * steady state of a long-lived process: warmed up first (up to 1000 runs or 300 ms: V8 runs
- * new JS and wasm code in baseline tiers first and optimizes what stays hot), then `time`
+ * steady state of a long-lived process: warmed up first (up to 5000 runs or 2 s: V8 runs
+ * new JS and wasm code in baseline tiers first and optimizes what stays hot; a 2 KB call's
+ * CPU time still falls from ~70 to ~45 µs between 1,000 and 3,000 runs), then `time`
  * over batches of runs that each take about 5 ms, divided by the batch size. One run per
  * sample would measure the baseline tiers and the clock's resolution.
  */
 function timeShort(fn) {
   const warm = cpuMs();
-  for (let i = 0; i < 1000 && cpuMs() - warm < 300; i++) fn();
+  for (let i = 0; i < 5000 && cpuMs() - warm < 2000; i++) fn();
   const t = cpuMs();
   fn();
   const batch = Math.max(1, Math.min(2000, Math.ceil(5 / Math.max(cpuMs() - t, 0.001))));
@@ -338,7 +339,7 @@ if (want(1)) {
   /**
    * Medians of `pipeOnce` for each of `makes`, in the steady state of a long-lived process (a
    * proxy rewrites stream after stream): each warmed up first (at least 3 runs, then up to
-   * 300 ms, as `timeShort`: V8 optimises hot JS and wasm code only after a while), then the
+   * 300 ms: V8 optimises hot JS and wasm code only after a while), then the
    * makes measured in turn, run by run (drift on a shared machine hits them alike).
    */
   const pipes = async (chunks, makes) => {
