@@ -31,7 +31,12 @@ execFileSync(join(root, "node_modules/.bin/wasm-opt"), [
   "--strip-producers", "--strip-target-features",
   join(src, "toolwire_bg.wasm"), "-o", join(dist, "toolwire_bg.wasm"),
 ], { stdio: "inherit" });
-copyFileSync(join(src, "toolwire.js"), join(dist, "toolwire.js"));
+// wasm-bindgen imports pkg-template/formats.js (src/wasm.rs, `format` checks) from a copy under
+// snippets/; the package has that file at its root (step 2), so the import points there.
+const glue = readFileSync(join(src, "toolwire.js"), "utf8");
+const snippet = /(["'])\.\/snippets\/[^"']+\/pkg-template\/formats\.js\1/g;
+if ((glue.match(snippet) ?? []).length !== 1) throw new Error("build-pkg: expected one import of pkg-template/formats.js in wasm-bindgen's toolwire.js");
+writeFileSync(join(dist, "toolwire.js"), glue.replace(snippet, '"../formats.js"'));
 
 // 2. The template, with the version stamped from Cargo.toml (one source of truth).
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");

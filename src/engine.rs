@@ -315,18 +315,31 @@ impl Engine {
     }
 
     /// When all the engine holds is a proper prefix of a marker it waits for (in text or
-    /// reasoning, or for the closing marker after a payload), the rest of that marker but its
+    /// reasoning, in a section, for the closing marker after a payload, or in a payload as its
+    /// reader says: `Reader::held_marker`), the rest of that marker but its
     /// last byte: a chunk whose bytes begin it gives no event, and is held with the rest
     /// (the marker is neither complete nor broken). `None` otherwise.
-    pub fn held_marker(&self) -> Option<&[u8]> {
+    pub fn held_marker(&self, sink: &Sink) -> Option<&[u8]> {
         let set = match &self.mode {
             Mode::Text { reasoning: false } => &self.sets.content,
             Mode::Text { reasoning: true } => &self.sets.thinking,
+            Mode::Section if self.section.is_some() => &self.sets.section_set,
             Mode::After { .. } if self.section.is_some() => &self.sets.end_set,
             Mode::After { .. } => &self.sets.orphan_end_set,
+            Mode::Payload => return self.payload_held_marker(sink),
             _ => return None,
         };
         set.continuation(&self.buf)
+    }
+
+    /// `held_marker` in a payload: the reader's (`Reader::held_marker`), cut to the bytes the
+    /// reader may still see while no call started (the hold limit, as `feed` caps it).
+    fn payload_held_marker(&self, sink: &Sink) -> Option<&[u8]> {
+        let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
+        let rest = reader.held_marker(&self.buf)?;
+        let committed = sink.calls_started() > p.calls_at_start || reader.committed();
+        let room = if committed { rest.len() } else { sink.limits.max_buffer_bytes.saturating_sub(p.held.len() + self.buf.len()) };
+        Some(&rest[..rest.len().min(room)]).filter(|r| !r.is_empty())
     }
 
     /// The reader holds the `\\` of an escape in an arguments string (`Reader::quiet_backslash`).

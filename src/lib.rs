@@ -114,6 +114,12 @@ pub use parser::{parse, Error, Options, ToolCallParser};
 pub use quiet::{Quiet, QuietKind, Stop};
 pub use policy::{Policy, Preset};
 pub use schema::pattern::HostEngine;
+pub use schema::format::HostFormat;
+/// JSON Schema `format` checks (`date-time`, `email`, `uri`, ...): `Some(valid)`, or `None` for a
+/// format not checked.
+#[cfg(feature = "formats")]
+pub use schema::format::check as check_format;
+pub use schema::Engines;
 pub use spans::{Span, SpanKind};
 
 /// Registry queries: the parser families (vLLM `--tool-call-parser` names and aliases) and

@@ -51,9 +51,9 @@ pub struct Options {
     /// `crate::template`. Ignored by other families.
     pub template: Option<crate::json::Value>,
     pub limits: Limits,
-    /// The engine for `pattern` when regex-lite is not built in (the wasm binding supplies the
-    /// JavaScript `RegExp`); see `crate::schema::pattern`.
-    pub pattern_engine: Option<crate::schema::pattern::HostEngine>,
+    /// The host's `pattern` engine and `format` checker, for builds without regex-lite or the
+    /// `formats` feature (the wasm binding supplies JavaScript's); see `crate::schema::Engines`.
+    pub engines: crate::schema::Engines,
 }
 
 impl Options {
@@ -286,7 +286,7 @@ impl ToolCallParser {
         if self.finished || !self.utf8.is_empty() {
             return None;
         }
-        self.engine.held_marker()
+        self.engine.held_marker(&self.sink)
     }
 
     /// Like `push_into`, where the first `skipped` bytes of `chunk` were reported by the caller
@@ -411,11 +411,11 @@ impl ToolCallParser {
     }
 }
 
-/// The tools of `opts` (`opts.tools`, patterns compiled with `opts.pattern_engine`).
+/// The tools of `opts` (`opts.tools`, with `opts.engines`).
 pub fn tools_of(opts: &Options) -> Result<Option<Tools>, Error> {
     match &opts.tools {
         None | Some(crate::json::Value::Null) => Ok(None),
-        Some(v) => Tools::from_json_with(v, opts.pattern_engine).map(Some).map_err(Error),
+        Some(v) => Tools::from_json_with(v, opts.engines).map(Some).map_err(Error),
     }
 }
 
@@ -477,6 +477,23 @@ mod tests {
         assert_eq!(p.held_marker(), None);
         p.push("<x");
         assert_eq!(p.held_marker(), None);
+    }
+
+    /// In a payload, the reader's held marker: the XML markers of Qwen3-Coder, an opening
+    /// one after whitespace too.
+    #[test]
+    fn held_marker_in_an_xml_payload() {
+        let mut p = ToolCallParser::new(&Options::new("qwen3_coder")).unwrap();
+        p.push("<tool_call>\n<fu");
+        assert_eq!(p.held_marker(), Some(&b"nction"[..]));
+        p.push("nction=f>\n<para");
+        assert_eq!(p.held_marker(), Some(&b"meter"[..]));
+        p.push("meter=a>\nx\n</par");
+        assert_eq!(p.held_marker(), Some(&b"ameter"[..]));
+        assert_eq!(p.push("ame"), vec![]);
+        assert_eq!(p.held_marker(), Some(&b"ter"[..]));
+        p.push("ter>\n</fun");
+        assert_eq!(p.held_marker(), Some(&b"ction"[..]));
     }
 
     #[test]

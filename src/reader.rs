@@ -76,6 +76,14 @@ pub trait Reader {
         None
     }
 
+    /// When all the reader left unconsumed (`held`, the start of its next input) is a proper
+    /// prefix of a marker it waits for, the rest of that marker but its last byte
+    /// (`MarkerSet::continuation`): input that begins those bytes must be left unconsumed
+    /// whole, with no event and the reader where it was. `None` (the default) otherwise.
+    fn held_marker(&self, _held: &str) -> Option<&[u8]> {
+        None
+    }
+
     /// In an arguments string forwarded raw (as `quiet` with `Stop::ESCAPES`), when the only
     /// thing held is the `\\` of an escape: input that starts with a simple-escape byte
     /// (`crate::quiet::is_simple_escape`) and whose rest that hint admits must be consumed

@@ -34,12 +34,11 @@ impl Tools {
     /// Reads OpenAI tool definitions: `[{type:"function", function:{name, parameters}}]`.
     /// Also accepts bare `{name, parameters}` entries. Entries without a name are skipped.
     pub fn from_json(v: &Value) -> Result<Tools, String> {
-        Tools::from_json_with(v, None)
+        Tools::from_json_with(v, Default::default())
     }
 
-    /// `from_json`, patterns compiled by `engine` when regex-lite is not built in
-    /// (`schema::pattern`).
-    pub fn from_json_with(v: &Value, engine: Option<crate::schema::pattern::HostEngine>) -> Result<Tools, String> {
+    /// `from_json` with the host's engines for what the build leaves out (`schema::Engines`).
+    pub fn from_json_with(v: &Value, engines: crate::schema::Engines) -> Result<Tools, String> {
         let arr = v.as_array().ok_or_else(|| "`tools` must be an array of tool definitions".to_string())?;
         let mut list = Vec::new();
         let mut patterns_seen = 0;
@@ -47,7 +46,7 @@ impl Tools {
             let f = t.get("function").unwrap_or(t);
             let Some(name) = f.get("name").and_then(Value::as_str) else { continue };
             let parameters = f.get("parameters").cloned().unwrap_or(Value::Object(Default::default()));
-            let mut patterns = crate::schema::pattern::Patterns::with_engine(engine);
+            let mut patterns = crate::schema::pattern::Patterns::with_engines(engines);
             patterns.collect(&parameters);
             let reported_at = patterns_seen;
             patterns_seen += patterns.len();

@@ -31,9 +31,14 @@ fn options_value(json: &str) -> Result<crate::json::Value, JsError> {
 
 fn options(json: &str) -> Result<Options, JsError> {
     let mut o = Options::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))?;
-    o.pattern_engine = Some(js_regexp);
+    o.engines = ENGINES;
     Ok(o)
 }
+
+/// The JavaScript engines: `RegExp` for `pattern` (the package's wasm leaves regex-lite out) and
+/// pkg-template/formats.js for `format` (it leaves the `formats` feature out); see
+/// `crate::schema::Engines`.
+const ENGINES: crate::schema::Engines = crate::schema::Engines { pattern: Some(js_regexp), format: Some(js_format) };
 
 /// Options read from their JSON text, with their tools compiled (`tools: None` in `options`:
 /// they are in `tools`).
@@ -93,6 +98,21 @@ fn js_regexp(pattern: &str) -> Result<alloc::rc::Rc<dyn Fn(&str) -> bool>, Strin
     }
 }
 
+#[wasm_bindgen(module = "/pkg-template/formats.js")]
+extern "C" {
+    /// `schema::format::check` in JavaScript: 0 not checked, 1 invalid, 2 valid.
+    #[wasm_bindgen(js_name = checkFormat)]
+    fn check_format(format: &str, s: &str) -> u32;
+}
+
+/// `format` through pkg-template/formats.js (`crate::schema::format::HostFormat`).
+fn js_format(format: &str, s: &str) -> Option<bool> {
+    match check_format(format, s) {
+        0 => None,
+        n => Some(n == 2),
+    }
+}
+
 /// The message of a thrown JS error (a `SyntaxError` for a bad pattern).
 fn js_sys_message(e: &JsValue) -> String {
     #[wasm_bindgen]
@@ -106,7 +126,7 @@ fn js_sys_message(e: &JsValue) -> String {
 /// Rewriter options: the parser options plus `cumulative`, `comments`, `maxEventBytes`.
 fn sse_options(json: &str) -> Result<SseOptions, JsError> {
     let mut o = SseOptions::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))?;
-    o.parser.pattern_engine = Some(js_regexp);
+    o.parser.engines = ENGINES;
     Ok(o)
 }
 

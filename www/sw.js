@@ -11,7 +11,7 @@ const FILES = [
   "./recognize.js", "./capture.js", "./wire-view.js", "./profile-view.js",
   "./examples.json", "./pkg/package.json", "./pkg/index.browser.js", "./pkg/api.js", "./pkg/events.js", "./pkg/memory.js", "./pkg/meta.js",
   "./pkg/stream.browser.js", "./pkg/stream.js",
-  "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
+  "./pkg/formats.js", "./pkg/dist/toolwire.js", "./pkg/dist/toolwire_bg.wasm",
 ];
 
 self.addEventListener("install", (e) => {

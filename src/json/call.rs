@@ -234,40 +234,41 @@ impl Reader for CallsReader {
         }
         let b = input.as_bytes();
         let max_name = sink.limits.max_name_bytes;
-        // A plain string at `i` (no escape, no control byte) of at most `max_name` bytes, then
-        // `:` after optional whitespace when `colon`: its body and the offset after it.
-        let string_at = |i: usize, colon: bool| -> Option<(&str, usize)> {
-            if b.get(i) != Some(&b'"') {
-                return None;
-            }
-            let end = plain_string_end(b, i + 1);
-            if b.get(end) != Some(&b'"') || end - (i + 1) > max_name {
-                return None;
-            }
-            let mut next = skip_ws(input, end + 1);
-            if colon {
-                if b.get(next) != Some(&b':') {
-                    return None;
-                }
-                next = skip_ws(input, next + 1);
-            }
-            Some((&input[i + 1..end], next))
+        // One of `keys` (at most `max_name` bytes) as a string at `i`, then `:` and optional
+        // whitespace: the offset after them.
+        let key_at = |i: usize, keys: &[&str]| -> Option<usize> {
+            let rest = b.get(i..)?.strip_prefix(b"\"")?;
+            let key = keys.iter().find(|k| rest.strip_prefix(k.as_bytes()).is_some_and(|r| r.first() == Some(&b'"')))?;
+            let colon = skip_ws(input, i + key.len() + 2);
+            (key.len() <= max_name && b.get(colon) == Some(&b':')).then(|| skip_ws(input, colon + 1))
         };
         let mut i = skip_ws(input, 0);
         if b.get(i) != Some(&b'{') {
             return None;
         }
-        let (key, at) = string_at(skip_ws(input, i + 1), true)?;
-        if !self.wrapper.name_keys.contains(&key) {
+        let at = key_at(skip_ws(input, i + 1), self.wrapper.name_keys)?;
+        // The name: a plain string (no escape, no control byte) of at most `max_name` bytes.
+        if b.get(at) != Some(&b'"') {
             return None;
         }
-        let (name, at) = string_at(at, false)?;
-        if name.is_empty() || name.trim().len() != name.len() || b.get(at) != Some(&b',') {
+        let end = plain_string_end(b, at + 1);
+        let name = &input[at + 1..end];
+        // Nothing for `feed` to trim: only a space can be ASCII whitespace here.
+        let trimmed = match (name.as_bytes().first(), name.as_bytes().last()) {
+            (Some(&f), Some(&l)) if f.is_ascii() && l.is_ascii() => f != b' ' && l != b' ',
+            (Some(_), _) => name.trim().len() == name.len(),
+            _ => false,
+        };
+        if b.get(end) != Some(&b'"') || name.len() > max_name || !trimmed {
             return None;
         }
-        let (key, at) = string_at(skip_ws(input, at + 1), true)?;
+        let at = skip_ws(input, end + 1);
+        if b.get(at) != Some(&b',') {
+            return None;
+        }
+        let at = key_at(skip_ws(input, at + 1), self.wrapper.args_keys)?;
         // The call starts at the arguments' `{`, within the hold limit.
-        if !self.wrapper.args_keys.contains(&key) || b.get(at) != Some(&b'{') || at >= room {
+        if b.get(at) != Some(&b'{') || at >= room {
             return None;
         }
         let mut sc = JsonScanner::new(Expect::Object, sink.limits.depth());

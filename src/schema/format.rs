@@ -5,9 +5,34 @@
 //! between date and time, leap seconds only at 23:59:60 UTC), `email`, `hostname`, `uuid`,
 //! `uri` (absolute, RFC 3986), `ipv4` (no leading zeros), `ipv6`. Any other format is not
 //! checked (`check` gives `None`), as JSON Schema allows.
+//!
+//! With the `formats` feature (default). The npm package's wasm is built without it and its
+//! binding supplies pkg-template/formats.js, the same rules in JavaScript, as a `HostFormat`
+//! (`schema::Engines`); tests/js/formats.test.mjs checks that both give the same answer on
+//! every string of a generated corpus (`cargo run --example formats`).
+
+#![cfg_attr(not(feature = "formats"), allow(dead_code))]
 
 use crate::prelude::*;
+
+/// A format checker the host supplies: `check`'s contract.
+pub type HostFormat = fn(&str, &str) -> Option<bool>;
+
+/// `check` where the build has it, else the host's checker; `None` (not checked) with neither.
+pub fn check_with(format: &str, s: &str, host: Option<HostFormat>) -> Option<bool> {
+    #[cfg(feature = "formats")]
+    {
+        let _ = host;
+        check(format, s)
+    }
+    #[cfg(not(feature = "formats"))]
+    {
+        host.and_then(|h| h(format, s))
+    }
+}
+
 /// `Some(valid)` for a checked format, `None` for one not checked.
+#[cfg(feature = "formats")]
 pub fn check(format: &str, s: &str) -> Option<bool> {
     Some(match format {
         "date-time" => date_time(s),
@@ -232,7 +257,7 @@ fn uri(s: &str) -> bool {
     port.bytes().all(|c| c.is_ascii_digit())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "formats"))]
 mod tests {
     #[allow(unused_imports)]
     use crate::prelude::*;

@@ -10,6 +10,15 @@ pub mod number;
 pub mod pattern;
 pub mod validate;
 
+/// What the host supplies for what a build leaves out: a `pattern` engine when regex-lite is
+/// not built in, a `format` checker without the `formats` feature (the package's wasm: the
+/// JavaScript `RegExp` and pkg-template/formats.js). Unused where the build has its own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Engines {
+    pub pattern: Option<pattern::HostEngine>,
+    pub format: Option<format::HostFormat>,
+}
+
 use crate::json::Value;
 
 /// A JSON type.

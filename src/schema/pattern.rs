@@ -13,7 +13,7 @@
 //! - Engines: regex-lite with the `regex` feature (default; natively and in the wasm tests). The
 //!   npm package's wasm is built without it, within its size budget, and its binding supplies
 //!   the JavaScript engine's own `RegExp` (flag `u`), the ECMA-262 engine JSON Schema names, as a
-//!   `HostEngine` through `Options::pattern_engine`. With neither, every pattern is
+//!   `HostEngine` through `Options::engines`. With neither, every pattern is
 //!   `Unsupported` ("no regex engine"), reported as not checked, never as passed.
 
 use crate::prelude::*;
@@ -118,7 +118,7 @@ fn compile(_pattern: &str) -> Compiled {
 #[derive(Clone, Debug, Default)]
 pub struct Patterns {
     list: Vec<(String, Compiled)>,
-    host: Option<HostEngine>,
+    engines: super::Engines,
 }
 
 impl Patterns {
@@ -126,9 +126,15 @@ impl Patterns {
         Patterns::default()
     }
 
-    /// Patterns compiled by `host` when regex-lite is not built in.
-    pub fn with_engine(host: Option<HostEngine>) -> Patterns {
-        Patterns { list: Vec::new(), host }
+    /// Patterns compiled by the host's engine when regex-lite is not built in; the host's
+    /// format checker kept for validation (`Patterns::format`).
+    pub fn with_engines(engines: super::Engines) -> Patterns {
+        Patterns { list: Vec::new(), engines }
+    }
+
+    /// The host's format checker (`None` when it gave none).
+    pub fn format_engine(&self) -> Option<super::format::HostFormat> {
+        self.engines.format
     }
 
     /// Compiles every `pattern` string and `patternProperties` key found in `schema` (walked to
@@ -167,7 +173,7 @@ impl Patterns {
 
     fn add(&mut self, p: &str) {
         if self.list.len() < MAX_PATTERNS && !self.list.iter().any(|(q, ..)| q == p) {
-            self.list.push((p.to_string(), Compiled::with(p, self.host)));
+            self.list.push((p.to_string(), Compiled::with(p, self.engines.pattern)));
         }
     }
 

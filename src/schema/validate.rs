@@ -252,7 +252,8 @@ impl<'a> Validator<'a> {
             }
         }
         if let Some(f) = schema.get("format").and_then(Value::as_str) {
-            if super::format::check(f, s) == Some(false) {
+            let host = self.check.patterns.and_then(Patterns::format_engine);
+            if super::format::check_with(f, s, host) == Some(false) {
                 let what = super::format::describe(f);
                 self.issue(Kind::Violation, path, format!("expected {what}, got {}", show(&Value::String(s.into()))));
             }

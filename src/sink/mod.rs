@@ -577,7 +577,7 @@ mod tests {
     /// Validation is the step after `tool-call-end`: its diagnostics come before the end event.
     #[test]
     fn validation_diagnostics_precede_the_end() {
-        let tools = Tools::from_json_with(&crate::json::json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "required": ["a"]}}}]), None).unwrap();
+        let tools = Tools::from_json_with(&crate::json::json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "required": ["a"]}}}]), Default::default()).unwrap();
         let mut s = Sink::new(Limits::default(), Some(tools), "call_".into(), IdStyle::Prefixed);
         s.start_call("f", None);
         s.args("{}");

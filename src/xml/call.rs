@@ -508,6 +508,26 @@ impl Reader for XmlReader {
         streaming.then(|| self.sets.value.ascii_firsts().or(crate::quiet::Stop::JSON_STRING))
     }
 
+    fn held_marker(&self, held: &str) -> Option<&[u8]> {
+        // Each part leaves unconsumed only where its set reports `Hold` (or `Err`), but a call's
+        // opening marker's leading whitespace, counted again with it.
+        let s = &self.sets;
+        let (set, held) = match self.part {
+            Part::CallOpen => (&s.open, held.trim_start_matches(|c: char| c.is_ascii_whitespace())),
+            Part::Header | Part::ParamHeader => (&s.header, held),
+            Part::Name => (&s.name, held),
+            Part::Between => (&s.between, held),
+            Part::KeyText => (&s.key, held),
+            Part::TypeText => (&s.type_text, held),
+            Part::AfterKey => (&s.after_key, held),
+            Part::ValueStart if self.cfg.cdata => (&s.cdata_open, held),
+            Part::Value => (&s.value, held),
+            Part::Cdata => (&s.cdata_close, held),
+            Part::ValueStart | Part::Done => return None,
+        };
+        set.continuation(held)
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         // Field by field as `with_sets` makes them (the pattern names them all): the marker
         // sets stay where they are and the buffers keep their memory (a value's too, `spent`).

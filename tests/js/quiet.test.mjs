@@ -105,7 +105,12 @@ test("a long argument in 4-byte chunks: deltas answered in JS, limits at the sam
     assert.ok(quiet > (room / 4) * 0.9, `${c.name}: ${quiet} of ${chunks.length} pushes quiet`);
   }
   const xml = `<tool_call>\n<function=write_file>\n<parameter=content>\n${value}\n</parameter>\n</function>\n</tool_call>`;
-  assert.ok(compare({ name: "qwen3_coder", options: { parser: "qwen3_coder" } }, pieces(xml, 4), "4-character chunks") > (value.length / 4) * 0.9);
+  const xmlChunks = pieces(xml, 4);
+  const before = calls;
+  assert.ok(compare({ name: "qwen3_coder", options: { parser: "qwen3_coder" } }, xmlChunks, "4-character chunks") > (value.length / 4) * 0.9);
+  // The markup's chunks that continue a held marker (`<function=`, `</parameter>`, ...) wait in
+  // JS too (`Reader::held_marker`): 23 calls into the wasm without them, 16 with them.
+  assert.ok(calls - before <= 16, `${calls - before} qwen3_coder pushes into the wasm`);
 });
 
 test("pushBytes and finish hand the waiting quiet characters to the core first", () => {
