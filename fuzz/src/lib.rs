@@ -358,6 +358,35 @@ pub fn check_sse(data: &[u8]) {
     let whole = rewrite(&[body]);
     assert_eq!(whole, rewrite(&pieces), "rewriter split invariance");
 
+    // The quiet path (`push_answered`, the package's `pushInput`) writes what `push` writes,
+    // piece by piece: on the pieces above, and on whole events, 1 to 8 a piece (the quiet path
+    // answers whole events only).
+    let mut events: Vec<&[u8]> = Vec::new();
+    let mut at = 0;
+    while at < body.len() {
+        let n = body[at..].windows(2).position(|w| w == b"\n\n").map_or(body.len() - at, |i| i + 2);
+        events.push(&body[at..at + n]);
+        at += n;
+    }
+    let grouped: Vec<Vec<u8>> = events.chunks(1 + seed as usize % 8).map(|g| g.concat()).collect();
+    for pieces in [pieces.clone(), grouped.iter().map(Vec::as_slice).collect()] {
+        let mut plain = SseRewriter::new(opts.clone());
+        let mut quiet = SseRewriter::new(opts.clone());
+        for p in &pieces {
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            plain.push(p, &mut want);
+            if quiet.push_answered(p, &mut got) == toolwire::sse::Answer::Verbatim {
+                assert!(got.is_empty(), "a verbatim answer appended bytes");
+                got.extend_from_slice(p);
+            }
+            assert!(got == want, "the quiet path wrote {:?}, not {:?}", String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+        }
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        plain.finish(&mut want);
+        quiet.finish(&mut got);
+        assert!(got == want, "the quiet path's finish differs");
+    }
+
     let mut d = Decoder::new(usize::MAX / 4);
     let mut items = Vec::new();
     d.push(&whole.0, &mut items);

@@ -433,6 +433,8 @@ impl SseRewriter {
             // escape with the byte after it, as the parser sends it).
             let mut len = 0;
             let mut escape = done.3;
+            // Any decoded byte from 0x80 (then the text is checked to be UTF-8 as a whole).
+            let mut high = 0;
             let fits = loop {
                 let Some(&b) = body.get(len) else { break false };
                 let (d, n) = match b {
@@ -472,6 +474,7 @@ impl SseRewriter {
                     Some(slot) => *slot = d,
                     None => break false,
                 }
+                high |= d;
                 t += 1;
                 len += n;
                 if !h.verbatim && !escape {
@@ -490,7 +493,9 @@ impl SseRewriter {
                     };
                 }
             };
-            if !fits || !same_bytes(&body[len..], is) {
+            // Raw non-ASCII bytes are whole characters only in valid UTF-8 (the plain path reads
+            // any other event its own way).
+            if !fits || !same_bytes(&body[len..], is) || high >= 0x80 && core::str::from_utf8(&texts[done.1..t]).is_err() {
                 break;
             }
             at += ip.len() + len + is.len();
