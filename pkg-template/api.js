@@ -137,8 +137,6 @@ function isSimpleEscape(c) {
 const PENDING_MAX = 1 << 16;
 /** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
 const HELD_MARKER = 4;
-/** The hint's kind when no event comes until a byte of the stop set (`ToolCallParser::held_run`). */
-const HELD_RUN = 5;
 
 /**
  * A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done.
@@ -152,8 +150,7 @@ const HELD_RUN = 5;
  * before the next chunk that is not quiet (or at `finish`), marked as answered already, so the
  * core still sees every byte and leaves their events out. When all the core holds is a proper
  * prefix of a marker (`<too` of `<tool_call>`), the hint gives the bytes that continue it: a
- * chunk that continues it without completing it gives no event and waits too, fed as it is;
- * so does ASCII inside a call's header string (the name, a key) short of its closing quote.
+ * chunk that continues it without completing it gives no event and waits too, fed as it is.
  */
 export class ToolCallParser {
   #wasm;
@@ -163,8 +160,7 @@ export class ToolCallParser {
   #inputSize = 0;
   /**
    * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
-   * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`);
-   * `HELD_RUN`: the budget and the stop set of a header string no event comes from.
+   * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`).
    */
   #quietAt = 0;
   #quietKind = 0;
@@ -178,8 +174,7 @@ export class ToolCallParser {
   #quietBackslash = false;
   /**
    * Characters of pushes answered already (quiet ones, their UTF-8 length in `#pendingBytes`)
-   * or held (continuing a held marker or in a held run, `#heldBytes` of them, ASCII), not yet
-   * handed to the core.
+   * or held (continuing a held marker, `#heldBytes` of them, ASCII), not yet handed to the core.
    */
   #pending = "";
   #pendingBytes = 0;
@@ -203,8 +198,8 @@ export class ToolCallParser {
     }
     const n = chunk.length;
     // A hint means a live parser that takes input (`finish` and `free` clear it).
-    if (this.#quietKind === HELD_MARKER || this.#quietKind === HELD_RUN) {
-      if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && (this.#quietKind === HELD_MARKER ? this.#continuesMarker(chunk) : this.#outsideStop(chunk))) {
+    if (this.#quietKind === HELD_MARKER) {
+      if (n !== 0 && this.#continuesMarker(chunk)) {
         this.#pending += chunk;
         this.#heldBytes += n;
         return [];
@@ -257,21 +252,12 @@ export class ToolCallParser {
    */
   #continuesMarker(chunk) {
     const n = chunk.length;
+    if (this.#heldBytes + n > this.#quietBudget) return false;
     const m = memoryBytes();
     const at = this.#quietIndex + this.#heldBytes;
     for (let i = 0; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c >= 0x80 || c !== m[at + i]) return false;
-    }
-    return true;
-  }
-
-  /** True when `chunk` is ASCII with no byte of the stop set (a held run, `HELD_RUN`). */
-  #outsideStop(chunk) {
-    const stop = this.#stop;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c >= 0x80 || ((stop[c >> 5] >>> (c & 31)) & 1) !== 0) return false;
     }
     return true;
   }
