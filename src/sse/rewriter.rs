@@ -1505,6 +1505,21 @@ mod tests {
     }
 
     #[test]
+    fn the_first_token_after_an_empty_role_chunk_goes_out_at_once() {
+        // An empty text (vLLM's role chunk) is not read by the cumulative detection: the first
+        // text with content is not held for it.
+        let mut r = SseRewriter::new(opts("hermes"));
+        let mut out = Vec::new();
+        r.push(chunk(r#"{"role":"assistant","content":""}"#, None).as_bytes(), &mut out);
+        r.push(chunk(r#"{"content":"Hello"}"#, None).as_bytes(), &mut out);
+        r.push(chunk(r#"{"content":"Hello world"}"#, None).as_bytes(), &mut out);
+        let so_far = String::from_utf8(out).unwrap();
+        let texts: Vec<String> = deltas(&so_far).iter().filter_map(|d| d["content"].as_str().map(str::to_string)).collect();
+        // The third text extends the second: held until a fourth decides, but "Hello" is out.
+        assert_eq!(texts.concat(), "Hello", "{so_far}");
+    }
+
+    #[test]
     fn other_events_pass_through_and_problems_are_comments() {
         let input = "event: ping\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n: hi\n\ndata: {not json\n\ndata: {\"error\":{\"message\":\"m\"}}\n\n";
         let (out, diags) = run(opts("hermes"), input);
