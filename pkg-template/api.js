@@ -238,11 +238,8 @@ export class ToolCallParser {
     }
     const wasm = this.#open("push");
     const skipped = this.#pendingBytes;
-    const text = this.#pending.length === 0 ? chunk : this.#pending + chunk;
-    this.#pending = "";
-    this.#pendingBytes = 0;
-    this.#heldBytes = 0;
-    const out = this.#pushInput(wasm, text, skipped);
+    const waiting = this.#takePending();
+    const out = this.#pushInput(wasm, waiting.length === 0 ? chunk : waiting + chunk, skipped);
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
   }
 
@@ -335,13 +332,18 @@ export class ToolCallParser {
 
   /** Hands the characters waiting to the core (the quiet ones' events were returned already). */
   #flush(wasm) {
-    const text = this.#pending;
-    if (text.length === 0) return;
     const skipped = this.#pendingBytes;
+    const text = this.#takePending();
+    if (text.length !== 0) this.#pushInput(wasm, text, skipped);
+  }
+
+  /** The characters waiting (answered or held), which no longer wait. */
+  #takePending() {
+    const text = this.#pending;
     this.#pending = "";
     this.#pendingBytes = 0;
     this.#heldBytes = 0;
-    this.#pushInput(wasm, text, skipped);
+    return text;
   }
 
   /** Feeds UTF-8 bytes (a code point may be split across chunks). */
