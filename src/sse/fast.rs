@@ -259,7 +259,8 @@ fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
     }
 }
 
-fn hex4(b: &[u8], i: usize) -> Option<u32> {
+/// The four hex digits of a `\\u` escape at `b[i..]` as a number.
+pub(super) fn hex4(b: &[u8], i: usize) -> Option<u32> {
     let mut v = 0;
     for &c in b.get(i..i + 4)? {
         v = v * 16 + (c as char).to_digit(16)?;

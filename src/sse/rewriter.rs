@@ -1207,10 +1207,7 @@ fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
 fn unescape_ascii(raw: &[u8]) -> Option<(u8, usize)> {
     let e = *raw.get(1)?;
     if e == b'u' {
-        let mut v = 0u32;
-        for &h in raw.get(2..6)? {
-            v = v * 16 + (h as char).to_digit(16)?;
-        }
+        let v = fast::hex4(raw, 2)?;
         return (v < 0x80).then_some((v as u8, 6));
     }
     Some((crate::json::simple_escape_value(e)?, 2))
