@@ -1,7 +1,7 @@
 // The API shared by every entry. The wasm must be instantiated before these are called (the
 // node and workerd entries do it at import; the browser entry through `init()`).
-// Options cross into the wasm as JSON text and results come back as JSON text: one
-// JSON.stringify and one JSON.parse per call (a push giving one event skips JSON: `events`).
+// Options cross into the wasm as JSON text; whole-text results come back as JSON text, and a
+// streaming parser's events in a form read without JSON (`decodeEvents` in events.js).
 import {
   parse as wasmParse,
   detectParser as wasmDetectParser,
@@ -156,7 +156,7 @@ export class ToolCallParser {
   #wasm;
   #finished = false;
   /** The wasm input buffer: its address and size (0: none yet). */
-  #input = 0;
+  #inputAt = 0;
   #inputSize = 0;
   /**
    * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
@@ -239,7 +239,8 @@ export class ToolCallParser {
     const wasm = this.#open("push");
     const skipped = this.#pendingBytes;
     const waiting = this.#takePending();
-    const out = this.#pushInput(wasm, waiting.length === 0 ? chunk : waiting + chunk, skipped);
+    const out = wasm.pushInput(this.#input(wasm, waiting.length === 0 ? chunk : waiting + chunk), skipped);
+    this.#readQuiet();
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
   }
 
@@ -291,15 +292,15 @@ export class ToolCallParser {
     return bytes;
   }
 
-  /** Writes `text`'s UTF-8 into the input buffer and pushes it; returns the result's length. */
-  #pushInput(wasm, text, skipped) {
+  /** Writes `text`'s UTF-8 into the input buffer; returns its length in bytes. */
+  #input(wasm, text) {
     const n = text.length;
     // A UTF-16 unit is at most 3 bytes of UTF-8.
     if (n * 3 > this.#inputSize) {
       this.#inputSize = Math.max(n * 3, 256);
-      this.#input = wasm.inputBuffer(this.#inputSize);
+      this.#inputAt = wasm.inputBuffer(this.#inputSize);
     }
-    const at = this.#input;
+    const at = this.#inputAt;
     const m = memoryBytes();
     let len = 0;
     // Short ASCII without TextEncoder; a long text (quiet characters that waited) in one go.
@@ -311,9 +312,7 @@ export class ToolCallParser {
       }
     }
     if (len < n) len += utf8In.encodeInto(len === 0 ? text : text.slice(len), m.subarray(at + len, at + this.#inputSize)).written;
-    const out = wasm.pushInput(len, skipped);
-    this.#readQuiet();
-    return out;
+    return len;
   }
 
   /** Reads the core's quiet-run hint (after every call that took input). */
@@ -334,7 +333,10 @@ export class ToolCallParser {
   #flush(wasm) {
     const skipped = this.#pendingBytes;
     const text = this.#takePending();
-    if (text.length !== 0) this.#pushInput(wasm, text, skipped);
+    if (text.length !== 0) {
+      wasm.pushInput(this.#input(wasm, text), skipped);
+      this.#readQuiet();
+    }
   }
 
   /** The characters waiting (answered or held), which no longer wait. */
@@ -361,10 +363,13 @@ export class ToolCallParser {
   /** Ends the input: flushes held text, ends an open call (reporting truncation). Once only. */
   finish() {
     const wasm = this.#open("finish");
-    this.#flush(wasm);
+    // The characters waiting go in with the same call.
+    const skipped = this.#pendingBytes;
+    const text = this.#takePending();
+    const out = wasm.finishInput(text.length === 0 ? 0 : this.#input(wasm, text), skipped);
     this.#finished = true;
     this.#quietKind = 0;
-    return events(wasm.finish());
+    return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
   }
 
   /** Releases the wasm memory; the parser cannot be used afterwards. Safe to call twice. */

@@ -18,6 +18,21 @@ pub fn ceil_char_boundary(s: &str, at: usize) -> usize {
     at
 }
 
+/// The offset of the first byte at or after `i` that is not ASCII whitespace (space, `\t`,
+/// `\n`, `\x0C`, `\r`), or `b.len()`.
+#[inline]
+pub fn skip_ascii_ws(b: &[u8], mut i: usize) -> usize {
+    // Mostly there is none: every ASCII whitespace byte is at most a space (natively only:
+    // the wasm keeps to its size budget).
+    if cfg!(not(target_arch = "wasm32")) && b.get(i).is_some_and(|&c| c > b' ') {
+        return i;
+    }
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
 /// The offset of the first byte of `b` at or after `at` for which `stop` holds, or `b.len()`:
 /// eight bytes at a time (the SSE decoder's line ends, the SSE fast path's string ends, JSON
 /// escaping, the JSON scanner's string bodies), then `stop` on the last few. `flags_in_word`

@@ -1,9 +1,9 @@
 //! The JavaScript binding: the only module that knows wasm-bindgen.
 //!
-//! Options come in as JSON text and results go out as JSON text, one string per call; the JS
-//! shell (`pkg-template/api.js`) does `JSON.stringify`/`JSON.parse` once per batch (a batch of
-//! one text, reasoning or delta event has a short form without JSON: `drain`). This keeps
-//! one boundary crossing per call and no JS-object building code in the wasm. Errors are JS
+//! Options come in as JSON text and results go out as text, one string per call; the JS
+//! shell (`pkg-template/api.js`) does `JSON.stringify`/`JSON.parse` once per call, but for a
+//! streaming parser's events, whose form needs no JSON (`drain`). This keeps one boundary
+//! crossing per call and no JS-object building code in the wasm. Errors are JS
 //! `Error`s whose message names the valid options.
 
 use crate::prelude::*;
@@ -148,8 +148,6 @@ pub struct JsToolCallParser {
     output: String,
     /// The quiet-run hint after the last call (`quietPtr`).
     quiet: [u32; 8],
-    /// The arguments of the end events of the last result (`drain`).
-    raw: String,
 }
 
 #[wasm_bindgen(js_class = ToolCallParser)]
@@ -157,7 +155,7 @@ impl JsToolCallParser {
     #[wasm_bindgen(constructor)]
     pub fn new(opts: &str) -> Result<JsToolCallParser, JsError> {
         let inner = parser_for(opts)?;
-        let mut p = JsToolCallParser { inner, input: Vec::new(), output: String::new(), quiet: [0; 8], raw: String::new() };
+        let mut p = JsToolCallParser { inner, input: Vec::new(), output: String::new(), quiet: [0; 8] };
         p.set_quiet();
         Ok(p)
     }
@@ -230,13 +228,30 @@ impl JsToolCallParser {
     /// be read).
     #[wasm_bindgen(js_name = pushInput)]
     pub fn push_input(&mut self, len: usize, skipped: usize) -> usize {
+        self.feed_input(len, skipped);
+        self.drain();
+        self.set_quiet();
+        self.output.len()
+    }
+
+    fn feed_input(&mut self, len: usize, skipped: usize) {
         let bytes = self.input.get(..len).unwrap_or(&self.input);
         match core::str::from_utf8(bytes) {
             Ok(text) => self.inner.feed_after_quiet(text, skipped),
             Err(_) => self.inner.feed_bytes(bytes),
         }
+    }
+
+    /// `pushInput` (the bytes that waited, when `len` is not 0), then `finish`, in one call:
+    /// returns the result's length at `outputPtr` (the events of both).
+    #[wasm_bindgen(js_name = finishInput)]
+    pub fn finish_input(&mut self, len: usize, skipped: usize) -> usize {
+        if len != 0 {
+            self.feed_input(len, skipped);
+        }
+        self.inner.end_input();
+        self.quiet = [0; 8];
         self.drain();
-        self.set_quiet();
         self.output.len()
     }
 
@@ -257,19 +272,14 @@ impl JsToolCallParser {
 
     /// Ends the input: flushes held text, ends an open call (reporting truncation).
     pub fn finish(&mut self) -> String {
-        self.inner.end_input();
-        self.quiet = [0; 8];
-        self.drain();
+        self.finish_input(0, 0);
         self.output.clone()
     }
 
-    /// Writes the queued events to `output` as the JS shell reads them (`events` in api.js),
-    /// from their borrowed views (no string per event): the common batches of one event in a
-    /// short form that needs no JSON (most pushes give one text or one delta), else a JSON
-    /// array. `""`: none; `t…`: one text; `r…`: one reasoning; `dN:…`: one delta of call N.
-    /// In the array, each `tool-call-end` has `"arguments":""` and its arguments follow the
-    /// array as they are, each after a NUL (JSON text holds no raw NUL): no escaping here and
-    /// no unescaping in JS for what may be a whole file.
+    /// Writes the queued events to `output` as the JS shell reads them (`decodeEvents` in
+    /// pkg-template/events.js), from their borrowed views (no string per event), without JSON:
+    /// `""`: none; `t…`: one text; `r…`: one reasoning; `dN:…`: one delta of call N (most
+    /// pushes give one of these); else `*` and a record per event (`record`).
     fn drain(&mut self) {
         let out = &mut self.output;
         out.clear();
@@ -284,25 +294,17 @@ impl JsToolCallParser {
             }
             _ if self.inner.queued() == 0 => {}
             _ => {
-                out.push('[');
-                let raw = &mut self.raw;
-                raw.clear();
-                self.inner.drain_with(|e| {
-                    if out.len() > 1 {
-                        out.push(',');
+                out.push('*');
+                self.inner.drain_with(|e| match e {
+                    EventRef::Text(t) => record(out, 't', &[], &[t]),
+                    EventRef::Reasoning(t) => record(out, 'r', &[], &[t]),
+                    EventRef::ToolCallStart { index, id, name } => record(out, 's', &[index], &[id, name]),
+                    EventRef::ToolCallDelta { index, arguments_delta } => record(out, 'd', &[index], &[arguments_delta]),
+                    EventRef::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
+                        record(out, 'e', &[index, usize::from(repaired) | usize::from(kept) << 1], &[id, name, arguments, text])
                     }
-                    let e = match e {
-                        EventRef::ToolCallEnd { index, id, name, arguments, repaired, kept, text } => {
-                            raw.push('\0');
-                            raw.push_str(arguments);
-                            EventRef::ToolCallEnd { index, id, name, arguments: "", repaired, kept, text }
-                        }
-                        e => e,
-                    };
-                    e.write_json(out);
+                    EventRef::Diagnostic { label, message, index } => record(out, 'g', &[index.map_or(0, |i| i + 1)], &[label.as_str(), message]),
                 });
-                out.push(']');
-                out.push_str(raw);
                 return;
             }
         }
@@ -314,6 +316,27 @@ impl JsToolCallParser {
 fn tagged(out: &mut String, tag: char, text: &str) {
     out.push(tag);
     out.push_str(text);
+}
+
+/// One event of a `*` batch: `tag`, the numbers and then the UTF-16 lengths of the strings in
+/// decimal, each followed by `,` but the last by `:`, then the strings as they are (no escaping
+/// for what may be a whole file, no `JSON.parse` in JS). Tags and numbers: `t`/`r` (text,
+/// reasoning), `s` index (a call's start: id, name), `d` index (a delta), `e` index and flags
+/// (bit 0 repaired, bit 1 kept; a call's end: id, name, arguments, text), `g` index + 1 or 0
+/// (a diagnostic: label, message).
+fn record(out: &mut String, tag: char, numbers: &[usize], texts: &[&str]) {
+    out.push(tag);
+    let lens = texts.iter().map(|t| if t.is_ascii() { t.len() } else { t.chars().map(char::len_utf16).sum() });
+    for (i, n) in numbers.iter().copied().chain(lens).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::event::push_usize(out, n);
+    }
+    out.push(':');
+    for t in texts {
+        out.push_str(t);
+    }
 }
 
 /// The wasm memory (the package reads `pushInput` results from it).

@@ -283,7 +283,8 @@ impl Reader for CallsReader {
     /// `feed`. The list is read whole before anything is written.
     #[cfg(not(target_arch = "wasm32"))]
     fn whole(&mut self, input: &str, room: usize, sink: &mut Sink) -> Option<usize> {
-        use super::values::{plain_call_args, run_end, skip_ws};
+        use super::values::{plain_call_args, run_end};
+        use crate::text::skip_ascii_ws as skip_ws;
         if !self.python() || sink.limits.depth() == 0 {
             return None;
         }
@@ -363,9 +364,7 @@ impl CallsReader {
                 Part::Done => return Step::done(i),
                 Part::Begin | Part::Item => {
                     let ws = i;
-                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                        i += 1;
-                    }
+                    i = crate::text::skip_ascii_ws(bytes, i);
                     if self.calls > 0 {
                         self.raw.push_str(&input[ws..i]);
                     }

@@ -29,6 +29,7 @@ use crate::json::{push_escaped, push_json_string};
 use crate::scan::{Act, MarkerSet};
 use crate::sink::Sink;
 use crate::reader::CallError;
+use crate::text::skip_ascii_ws as skip_ws;
 
 /// Whitespace read ahead (unconsumed) while deciding what the next character means.
 pub const WS_AHEAD: usize = 64;
@@ -1285,18 +1286,6 @@ pub(super) fn run_end(bytes: &[u8], mut i: usize, f: impl Fn(u8) -> bool) -> usi
     i
 }
 
-#[inline]
-pub(super) fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    // Mostly there is none: every ASCII whitespace byte is at most a space (natively only:
-    // the wasm keeps to its size budget).
-    if cfg!(not(target_arch = "wasm32")) && bytes.get(i).is_some_and(|&b| b > b' ') {
-        return i;
-    }
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    i
-}
 
 /// Whether the quote at `bytes[i]` opens a triple-quoted string; `None` when undecidable yet.
 fn triple_at(bytes: &[u8], i: usize, eof: bool) -> Option<bool> {

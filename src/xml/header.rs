@@ -68,7 +68,7 @@ pub fn parse(h: &str, spaces: bool) -> Option<Header<'_>> {
         }
     }
     loop {
-        let j = skip_ws(t, i);
+        let j = crate::text::skip_ascii_ws(t.as_bytes(), i);
         if j == b.len() {
             break;
         }
@@ -95,14 +95,6 @@ pub fn parse(h: &str, spaces: bool) -> Option<Header<'_>> {
         i = n;
     }
     Some(out)
-}
-
-fn skip_ws(t: &str, mut i: usize) -> usize {
-    let b = t.as_bytes();
-    while i < b.len() && is_ws(b[i]) {
-        i += 1;
-    }
-    i
 }
 
 fn token_end(t: &str, mut i: usize) -> usize {
