@@ -109,7 +109,16 @@ pub struct Engine {
     /// See `whole_payload`.
     #[cfg(not(target_arch = "wasm32"))]
     whole_tries: WholeTries,
+    /// See `push_pausing`: `consume` may stop at a call boundary (`pause`), and did (`paused`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pause: bool,
+    #[cfg(not(target_arch = "wasm32"))]
+    paused: bool,
 }
+
+/// `Engine::push_pausing` stops once this many events are queued at a call boundary.
+#[cfg(not(target_arch = "wasm32"))]
+const PAUSE_EVENTS: usize = 256;
 
 /// When `Engine::whole_payload` tries `Reader::whole`: after a payload it could not read, the
 /// next `skip` payloads open without trying (1, 2, 4, then 8 after each failure in a row; a
@@ -238,6 +247,10 @@ impl Engine {
             markup: CallMarkup::default(),
             #[cfg(not(target_arch = "wasm32"))]
             whole_tries: WholeTries::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            pause: false,
+            #[cfg(not(target_arch = "wasm32"))]
+            paused: false,
         }
     }
 
@@ -359,6 +372,28 @@ impl Engine {
         }
     }
 
+    /// Like `push`, but stops when `PAUSE_EVENTS` events are queued and the latest is a call's
+    /// end that nothing refers to any more (`Sink::at_call_boundary`) in text: returns the
+    /// rest of `chunk`, to push after the caller drained the events (a call's end event takes
+    /// no merge, so the events are `push`'s). A large chunk with many calls then never queues
+    /// more than about `PAUSE_EVENTS` events (natively, `ToolCallParser::push_with`: a 1 MiB
+    /// push of small calls queued 30 MB of events, most of its time spent on that memory).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn push_pausing<'a>(&mut self, chunk: &'a str, sink: &mut Sink) -> Option<&'a str> {
+        if !self.buf.is_empty() {
+            self.push(chunk, sink);
+            return None;
+        }
+        self.pause = true;
+        let pos = self.consume(chunk, false, sink);
+        self.pause = false;
+        if core::mem::take(&mut self.paused) {
+            return Some(&chunk[pos..]);
+        }
+        self.buf.push_str(&chunk[pos..]);
+        None
+    }
+
     /// Ends the input: flushes held text, ends or rejects an open payload.
     pub fn finish(&mut self, sink: &mut Sink) {
         self.run(true, sink);
@@ -405,6 +440,11 @@ impl Engine {
                 from = end;
             }
             pos = end;
+            #[cfg(not(target_arch = "wasm32"))]
+            if self.pause && matches!(self.mode, Mode::Text { .. }) && sink.queued() >= PAUSE_EVENTS && sink.at_call_boundary() {
+                self.paused = true;
+                break;
+            }
         }
         self.markup.text.push_str(&input[from..pos]);
         self.base += pos;

@@ -256,7 +256,22 @@ impl ToolCallParser {
 
     /// Like `push`, handing each event to `f` as a borrowed view (valid during the call): no
     /// string is allocated per event. The events are `push`'s, in the same order.
+    ///
+    /// Natively, a chunk with many calls is read in parts, the events drained between them at
+    /// call ends (`Engine::push_pausing`): the same events, without queueing a large chunk's
+    /// events all at once.
     pub fn push_with(&mut self, chunk: &str, f: impl FnMut(EventRef<'_>)) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if !self.finished {
+            let mut f = f;
+            self.sink.reserve(chunk.len());
+            let mut rest = chunk;
+            while let Some(more) = self.engine.push_pausing(rest, &mut self.sink) {
+                self.sink.drain_with(&mut f);
+                rest = more;
+            }
+            return self.sink.drain_with(f);
+        }
         self.feed(chunk);
         self.sink.drain_with(f);
     }

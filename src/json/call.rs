@@ -287,9 +287,7 @@ impl Reader for CallsReader {
         if k - end <= 2 * 64 + 1 && b.get(k).is_none_or(|&c| c == b'{') {
             return None;
         }
-        sink.start_call(name, None);
-        sink.args_read(&input[at..at + used], &sc);
-        sink.end_call();
+        sink.whole_call(name, &input[at..at + used]);
         Some(end)
     }
 

@@ -592,9 +592,7 @@ impl Reader for MistralReader {
         if r != Ok(Progress::Done) || used > sink.limits.max_args_bytes {
             return None;
         }
-        sink.start_call(&input[..name_end], None);
-        sink.args_read(&input[i..i + used], &sc);
-        sink.end_call();
+        sink.whole_call(&input[..name_end], &input[i..i + used]);
         Some(i + used)
     }
 

@@ -338,9 +338,7 @@ impl Reader for CallsReader {
         };
         let mut from = 0;
         for &(start, name_end, to) in calls.iter() {
-            sink.start_call(&input[start..name_end], None);
-            sink.args_whole(&json[from..to], 1);
-            sink.end_call();
+            sink.whole_call(&input[start..name_end], &json[from..to]);
             from = to;
         }
         Some(end)

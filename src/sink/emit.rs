@@ -276,6 +276,13 @@ impl Emitter {
         self.held_text.clear();
     }
 
+    /// The latest queued event is a call's end, not waiting for `take_ended`, and nothing is
+    /// held (`Sink::at_call_boundary`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn at_call_end(&self) -> bool {
+        matches!(self.events.last(), Some(Queued::End { .. })) && self.ended.is_none() && self.held_text.is_empty() && self.reasoning_ws.is_empty() && !self.hold
+    }
+
     /// Call end events emitted so far.
     pub fn ends(&self) -> usize {
         self.ends
@@ -412,6 +419,31 @@ impl Emitter {
         let (id, name) = (self.put(id_out), self.put(name));
         self.started = Some((index, id, name));
         self.events.push(Queued::Start { index, id, name });
+    }
+
+    /// A whole call's start, one delta and end (`Sink::whole_call`): what `start`, `delta` and
+    /// `end` emit for a new call with a generated id whose arguments are `args` (not repaired,
+    /// kept), the id, name and arguments written once each.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn whole_call(&mut self, index: usize, name: &str, args: &str) {
+        self.reasoning_ws.clear();
+        let mut buf = core::mem::take(&mut self.buf);
+        let start = buf.len();
+        self.write_id(index, &mut buf);
+        self.buf = buf;
+        let id = Str { start, end: self.buf.len() };
+        let name = self.put(name);
+        let arguments = self.put(args);
+        self.started = None;
+        self.ends += 1;
+        self.output_at_end = self.reader_output;
+        self.ended = Some((self.events.len() + 2, true));
+        self.events.extend_from_slice(&[
+            Queued::Start { index, id, name },
+            Queued::Delta { index, args: arguments },
+            Queued::End { index, id, name, arguments, repaired: false, kept: true, text: Str::default() },
+        ]);
+        self.release_held();
     }
 
     /// An arguments fragment of call `index` (joined to the previous one of the same call).

@@ -155,6 +155,14 @@ impl Sink {
         self.out.skip_head(head, backslash)
     }
 
+    /// No call is open and the latest queued event is a call's end that nothing refers to
+    /// (not waiting for `take_ended`, no held text or reasoning whitespace): draining the
+    /// events here changes none of them (`Engine::push_pausing`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn at_call_boundary(&self) -> bool {
+        !self.open && self.out.at_call_end()
+    }
+
     /// Number of calls started so far.
     pub fn calls_started(&self) -> usize {
         self.calls
@@ -328,6 +336,34 @@ impl Sink {
                 self.diag(Label::WrongTool, msg, Some(index));
             }
         }
+        index
+    }
+
+    /// A whole call at once, for a reader that read it whole (`Reader::whole`, native only):
+    /// the events `start_call(name, None)`, `args_whole(args, ..)` and `end_call()` emit, `args`
+    /// being one complete JSON object within `maxDepth` (checked in debug builds). When no call
+    /// is open, the name is a declared tool (or there are no tools) and the arguments fit in
+    /// `maxArgsBytes`, nothing goes through the open call's state: the id, name and arguments
+    /// are written once, into the event buffer (`Emitter::whole_call`). Returns the call index.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn whole_call(&mut self, name: &str, args: &str) -> usize {
+        let declared = self.tools.as_ref().is_none_or(|t| t.is_empty() || t.has(name));
+        if self.open || !declared || args.is_empty() || args.len() > self.limits.max_args_bytes {
+            let index = self.start_call(name, None);
+            self.args_whole(args, self.limits.depth());
+            self.end_call();
+            return index;
+        }
+        debug_assert!(
+            {
+                let mut sc = JsonScanner::new(crate::json::scanner::Expect::Object, self.limits.depth());
+                sc.feed(args, None) == (args.len(), Ok(crate::json::scanner::Progress::Done))
+            },
+            "whole arguments {args:?} are not one complete JSON object within maxDepth"
+        );
+        let index = self.calls;
+        self.calls += 1;
+        self.out.whole_call(index, name, args);
         index
     }
 

@@ -252,6 +252,25 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
     ev
 }
 
+/// The input repeated until it gives several hundred events, pushed whole through
+/// `push_with` (which drains at call ends on the way natively: `Engine::push_pausing`) and
+/// through `push_into` (one drain): the events, unmerged, and the spans are the same.
+pub fn check_pausing_push(f: &Fixture, events_once: usize) {
+    let times = (600 / events_once.max(1) + 1).min(400).min(200_000 / f.input.len().max(1)).max(2);
+    let input = f.input.repeat(times);
+    let mut into = ToolCallParser::new(f.options()).unwrap();
+    let mut with = ToolCallParser::new(f.options()).unwrap();
+    into.record_spans();
+    with.record_spans();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    into.push_into(&input, &mut a);
+    into.finish_into(&mut a);
+    with.push_with(&input, |e| b.push(e.to_event()));
+    with.finish_with(|e| b.push(e.to_event()));
+    assert!(a == b, "{}: push_with differs from push_into on the input {times} times", f.name);
+    assert_eq!(into.spans(), with.spans(), "{}: push_with's spans differ on the input {times} times", f.name);
+}
+
 /// The JS package's quiet-run fast path (`ToolCallParser::quiet`), simulated: a chunk the
 /// hint admits is answered with the promised event and its bytes go in with the next real
 /// push (`push_after_quiet`), at most 64 KiB of them; a chunk that continues a held marker
@@ -489,6 +508,7 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
     assert_eq!(whole, ParseResult::from_events(&streamed), "{}: parse() differs from streaming", f.name);
     assert_eq!(whole, merge_rule(&streamed), "{}: the merge rule differs from parse()", f.name);
     let reference = merge(&streamed);
+    check_pausing_push(f, streamed.len());
     let check = |ev: &[Event], how: &str| {
         assert_eq!(merge(ev), reference, "{}: {how} changes the events", f.name);
         assert_eq!(merge_rule(ev), whole, "{}: {how}: merging the events by the rule differs from parse()", f.name);
