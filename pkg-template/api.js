@@ -135,6 +135,9 @@ function isSimpleEscape(c) {
 
 /** At most this many characters of quiet pushes wait for the next call into the wasm. */
 const PENDING_MAX = 1 << 16;
+/** The input buffer size a new parser starts with: the largest one recent parsers needed. */
+let inputSizeHint = 256;
+const INPUT_HINT_MAX = 1 << 14;
 /** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
 const HELD_MARKER = 4;
 
@@ -155,9 +158,13 @@ const HELD_MARKER = 4;
 export class ToolCallParser {
   #wasm;
   #finished = false;
-  /** The wasm input buffer: its address and size (0: none yet). */
+  /**
+   * The wasm input buffer: its address and size (0: none yet), and a view of the memory (a
+   * view detached by memory growth has length 0: `#view` renews it).
+   */
   #inputAt = 0;
   #inputSize = 0;
+  #mem = memoryBytes();
   /**
    * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
    * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`).
@@ -173,10 +180,12 @@ export class ToolCallParser {
   /** The core holds the `\\` of an escape in an argument string: the next quiet chunk completes it. */
   #quietBackslash = false;
   /**
-   * Characters of pushes answered already (quiet ones, their UTF-8 length in `#pendingBytes`)
-   * or held (continuing a held marker, `#heldBytes` of them, ASCII), not yet handed to the core.
+   * Bytes of pushes answered already (quiet ones, `#pendingBytes` of them) or held (continuing
+   * a held marker, `#heldBytes` of them, ASCII), not yet handed to the core: their UTF-8 waits
+   * at the start of the input buffer, written there as the characters are checked (a cached
+   * view: cheaper than a string of 4-character pieces flattened and encoded at the hand-off).
+   * One kind at a time: a hint is renewed only by a call that takes all that waits.
    */
-  #pending = "";
   #pendingBytes = 0;
   #heldBytes = 0;
 
@@ -200,22 +209,24 @@ export class ToolCallParser {
     // A hint means a live parser that takes input (`finish` and `free` clear it).
     if (this.#quietKind === HELD_MARKER) {
       if (n !== 0 && this.#continuesMarker(chunk)) {
-        this.#pending += chunk;
         this.#heldBytes += n;
         return [];
       }
     } else if (this.#quietKind !== 0 && this.#pendingBytes + n <= this.#quietBudget) {
-      // A chunk of n UTF-16 units is at least n bytes of UTF-8.
+      // A chunk of n UTF-16 units is at least n bytes of UTF-8 (at most 3n: the room for it).
       let bytes = -1;
       // A held `\\`: the chunk starts with the escape's second character, the event with `\\`.
       const held = this.#quietBackslash;
+      const m = this.#view(n * 3);
+      const at = this.#inputAt + this.#pendingBytes;
+      let i = 0;
       if (!held) {
-        // ASCII outside the stop set (most chunks) here, the rest in `#quietBytes`.
+        // ASCII outside the stop set (most chunks) here, written as checked; the rest in `#quietBytes`.
         const stop = this.#stop;
-        let i = 0;
         for (; i < n; i++) {
           const c = chunk.charCodeAt(i);
           if (c >= 0x80 || ((stop[c >> 5] >>> (c & 31)) & 1) !== 0) break;
+          m[at + i] = c;
         }
         bytes = i === n ? n : this.#quietBytes(chunk, i);
       } else if (n === 0 || isSimpleEscape(chunk.charCodeAt(0))) {
@@ -223,7 +234,7 @@ export class ToolCallParser {
       }
       if (bytes >= 0 && this.#pendingBytes + bytes <= this.#quietBudget) {
         if (n === 0) return [];
-        this.#pending += chunk;
+        if (i !== n) utf8In.encodeInto(chunk, m.subarray(at, at + n * 3));
         this.#pendingBytes += bytes;
         this.#quietBackslash = false;
         switch (this.#quietKind) {
@@ -238,10 +249,25 @@ export class ToolCallParser {
     }
     const wasm = this.#open("push");
     const skipped = this.#pendingBytes;
-    const waiting = this.#takePending();
-    const out = wasm.pushInput(this.#input(wasm, waiting.length === 0 ? chunk : waiting + chunk), skipped);
+    const out = wasm.pushInput(this.#input(chunk), skipped);
     this.#readQuiet();
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
+  }
+
+  /**
+   * The memory view, with room for `need` bytes in the input buffer after those waiting: a
+   * larger buffer (twice the size at least) keeps them (`inputBuffer`).
+   */
+  #view(need) {
+    const used = this.#pendingBytes + this.#heldBytes;
+    if (used + need > this.#inputSize) {
+      this.#inputSize = Math.max(used + need, this.#inputSize * 2, inputSizeHint);
+      if (this.#inputSize > inputSizeHint) inputSizeHint = Math.min(this.#inputSize, INPUT_HINT_MAX);
+      this.#inputAt = this.#live().inputBuffer(this.#inputSize, used);
+      return (this.#mem = memoryBytes());
+    }
+    const m = this.#mem;
+    return m.length !== 0 ? m : (this.#mem = memoryBytes());
   }
 
   /**
@@ -251,11 +277,13 @@ export class ToolCallParser {
   #continuesMarker(chunk) {
     const n = chunk.length;
     if (this.#heldBytes + n > this.#quietBudget) return false;
-    const m = memoryBytes();
+    const m = this.#view(n);
     const at = this.#quietIndex + this.#heldBytes;
+    const to = this.#inputAt + this.#heldBytes;
     for (let i = 0; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c >= 0x80 || c !== m[at + i]) return false;
+      m[to + i] = c;
     }
     return true;
   }
@@ -292,18 +320,18 @@ export class ToolCallParser {
     return bytes;
   }
 
-  /** Writes `text`'s UTF-8 into the input buffer; returns its length in bytes. */
-  #input(wasm, text) {
+  /**
+   * Writes `text`'s UTF-8 into the input buffer after the bytes waiting, which no longer wait;
+   * returns the length of it all in bytes.
+   */
+  #input(text) {
     const n = text.length;
-    // A UTF-16 unit is at most 3 bytes of UTF-8.
-    if (n * 3 > this.#inputSize) {
-      this.#inputSize = Math.max(n * 3, 256);
-      this.#inputAt = wasm.inputBuffer(this.#inputSize);
-    }
-    const at = this.#inputAt;
-    const m = memoryBytes();
+    const m = this.#view(n * 3);
+    const at = this.#inputAt + this.#pendingBytes + this.#heldBytes;
+    this.#pendingBytes = 0;
+    this.#heldBytes = 0;
     let len = 0;
-    // Short ASCII without TextEncoder; a long text (quiet characters that waited) in one go.
+    // Short ASCII without TextEncoder; a long text in one go.
     if (n <= 64) {
       while (len < n) {
         const c = text.charCodeAt(len);
@@ -311,8 +339,8 @@ export class ToolCallParser {
         m[at + len++] = c;
       }
     }
-    if (len < n) len += utf8In.encodeInto(len === 0 ? text : text.slice(len), m.subarray(at + len, at + this.#inputSize)).written;
-    return len;
+    if (len < n) len += utf8In.encodeInto(len === 0 ? text : text.slice(len), m.subarray(at + len, this.#inputAt + this.#inputSize)).written;
+    return at - this.#inputAt + len;
   }
 
   /** Reads the core's quiet-run hint (after every call that took input). */
@@ -332,20 +360,10 @@ export class ToolCallParser {
   /** Hands the characters waiting to the core (the quiet ones' events were returned already). */
   #flush(wasm) {
     const skipped = this.#pendingBytes;
-    const text = this.#takePending();
-    if (text.length !== 0) {
-      wasm.pushInput(this.#input(wasm, text), skipped);
+    if (skipped + this.#heldBytes !== 0) {
+      wasm.pushInput(this.#input(""), skipped);
       this.#readQuiet();
     }
-  }
-
-  /** The characters waiting (answered or held), which no longer wait. */
-  #takePending() {
-    const text = this.#pending;
-    this.#pending = "";
-    this.#pendingBytes = 0;
-    this.#heldBytes = 0;
-    return text;
   }
 
   /** Feeds UTF-8 bytes (a code point may be split across chunks). */
@@ -365,8 +383,7 @@ export class ToolCallParser {
     const wasm = this.#open("finish");
     // The characters waiting go in with the same call.
     const skipped = this.#pendingBytes;
-    const text = this.#takePending();
-    const out = wasm.finishInput(text.length === 0 ? 0 : this.#input(wasm, text), skipped);
+    const out = wasm.finishInput(skipped + this.#heldBytes === 0 ? 0 : this.#input(""), skipped);
     this.#finished = true;
     this.#quietKind = 0;
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));

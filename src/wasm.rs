@@ -208,15 +208,19 @@ impl JsToolCallParser {
     }
 
     /// The address of an input buffer of at least `len` bytes in wasm memory, valid until the
-    /// next call of `inputBuffer` (memory growth does not move it; its bytes are not kept).
-    /// The package writes each chunk's UTF-8 there and calls `pushInput`: no string is passed
-    /// or allocated for the input.
+    /// next call of `inputBuffer` (memory growth does not move it), holding the first `keep`
+    /// bytes of the previous one. The package writes each chunk's UTF-8 there (the quiet
+    /// pushes' as they are answered) and calls `pushInput`: no string is passed or allocated
+    /// for the input.
     #[wasm_bindgen(js_name = inputBuffer)]
-    pub fn input_buffer(&mut self, len: usize) -> *mut u8 {
+    pub fn input_buffer(&mut self, len: usize, keep: usize) -> *mut u8 {
         if self.input.len() < len {
-            // A new zeroed buffer (`memory.fill`): `resize` would copy the old bytes and write
-            // the new ones one at a time (about 20 µs for 64 KiB in the package's build).
-            self.input = vec![0; len];
+            // A new zeroed buffer (`memory.fill`) and a copy: `resize` would copy the old bytes
+            // and write the new ones one at a time (about 20 µs for 64 KiB in the package's build).
+            let mut grown = vec![0; len];
+            let keep = keep.min(self.input.len());
+            grown[..keep].copy_from_slice(&self.input[..keep]);
+            self.input = grown;
         }
         self.input.as_mut_ptr()
     }

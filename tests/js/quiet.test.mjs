@@ -11,7 +11,7 @@ import { ToolCallParser } from "toolwire";
 import { loadCases } from "./support/cases.mjs";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "../../pkg");
-const { ToolCallParser: Binding } = await import(join(pkg, "dist/toolwire.js"));
+const { ToolCallParser: Binding, wasmMemory } = await import(join(pkg, "dist/toolwire.js"));
 const { decodeEvents } = await import(join(pkg, "events.js"));
 
 // Counts the package's calls into the wasm (the class the package wraps is this one).
@@ -144,6 +144,35 @@ test("escapes in a JSON string argument and non-ASCII text are answered in JS wh
   const chunks = pieces(reasoning, 4);
   const quiet = compare({ name: "qwen3 reasoning, non-ASCII", options: { parser: "hermes", reasoning: "qwen3" } }, chunks, "4-character chunks");
   assert.ok(quiet > chunks.length * 0.7, `${quiet} of ${chunks.length} reasoning pushes answered from the hint`);
+});
+
+test("waiting bytes are kept when the input buffer grows and when the memory grows, two parsers interleaved", () => {
+  // The quiet pushes' UTF-8 waits in the wasm input buffer (api.js `#view`): a buffer outgrown
+  // while bytes wait keeps them, and a memory view detached by growth (another parser's call,
+  // or here `grow`) is renewed before a write.
+  // Runs of about 40 KB between escapes: longer than a new parser's buffer (at most 16 KiB).
+  const code = `${"héllo wörld 世界 🌍 ".repeat(2000)}\\n\\t\\"`.repeat(3);
+  const make = (name) => `Hi.<tool_call>\n{"name": "${name}", "arguments": {"content": "${code}", "n": 1}}\n</tool_call> Bye.`;
+  const chunks = [pieces(make("a"), 4), pieces(make("b"), 5)];
+  const fast = [new ToolCallParser("hermes"), new ToolCallParser("hermes")];
+  const slow = [new Binding('"hermes"'), new Binding('"hermes"')];
+  const ends = [];
+  try {
+    for (let i = 0; i < Math.max(chunks[0].length, chunks[1].length); i++) {
+      for (const k of [0, 1]) {
+        const chunk = chunks[k][i];
+        if (chunk === undefined) continue;
+        const got = fast[k].push(chunk);
+        assert.deepStrictEqual(got, decodeEvents(slow[k].push(chunk)), `parser ${k}: push ${i}`);
+        ends.push(...got.filter((e) => e.type === "tool-call-end"));
+      }
+      if (i % 997 === 0) wasmMemory().grow(1);
+    }
+    for (const k of [0, 1]) assert.deepStrictEqual(fast[k].finish(), decodeEvents(slow[k].finish()), `parser ${k}: finish`);
+    assert.deepStrictEqual(ends.map((e) => [e.name, e.arguments]).sort(), [["a", `{"content": "${code}", "n": 1}`], ["b", `{"content": "${code}", "n": 1}`]]);
+  } finally {
+    for (const p of [...fast, ...slow]) p.free();
+  }
 });
 
 // The SSE form (pkg-template/stream.js `SseRewriter` over `pushInput`, src/sse/rewriter.rs
