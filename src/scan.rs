@@ -187,6 +187,11 @@ impl MarkerSet {
     /// See the module docs. With `eof`, partial markers at the end are not held.
     pub fn find(&self, input: &str, eof: bool) -> Hit {
         let bytes = input.as_bytes();
+        // One one-byte marker (pythonic's `[`): a byte that starts it is it (natively: the
+        // wasm keeps one path).
+        if cfg!(not(target_arch = "wasm32")) && self.longest == 1 && self.markers.len() == 1 {
+            return self.candidate(bytes, 0).map_or(Hit::None, |at| Hit::Found { at, idx: 0 });
+        }
         let mut i = 0;
         while let Some(at) = self.candidate(bytes, i) {
             match self.match_at(&bytes[at..], eof) {
@@ -324,6 +329,17 @@ mod tests {
         assert_eq!(s.find("ab<tool_calls>", false), Hit::Found { at: 2, idx: 1 });
         assert_eq!(s.find("a[X]b<tool_call>x", false), Hit::Found { at: 1, idx: 2 });
         assert_eq!(s.find("ab<tool_call>x", false), Hit::Found { at: 2, idx: 0 });
+    }
+
+    /// One one-byte marker: its first occurrence, short and long inputs alike.
+    #[test]
+    fn finds_a_single_one_byte_marker() {
+        let s = set(&["["]);
+        assert_eq!(s.find("ab[c[", false), Hit::Found { at: 2, idx: 0 });
+        assert_eq!(s.find("[", false), Hit::Found { at: 0, idx: 0 });
+        assert_eq!(s.find("abcdefghijklmnopqrstuvwxyz[", false), Hit::Found { at: 26, idx: 0 });
+        assert_eq!(s.find("abcdefghijklmnopqrstuvwxyz", false), Hit::None);
+        assert_eq!(s.find("", true), Hit::None);
     }
 
     #[test]
