@@ -223,7 +223,7 @@ fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
 
 /// The end (after the closing quote) of the string at `i`. Without `escapes` a backslash is
 /// `None`; with it, escapes must be valid and `\u` surrogates paired (as serde_json requires).
-fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
+pub(super) fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }

@@ -204,6 +204,8 @@ pub struct SseRewriter {
     prefix: fast::Prefix,
     /// The quiet-run hint after the last push (`quiet_hint`).
     hint: Option<SseQuiet>,
+    /// The last event's shape (see `Shape`), while no other input came.
+    shape: Option<Shape>,
     /// The event being read is the last of its push: only its hint can outlive the push, so
     /// only it is worth working out (the template written, the strings cut).
     hint_wanted: bool,
@@ -217,6 +219,8 @@ pub struct SseRewriter {
     quiet_escape: bool,
     /// Chunks `push_answered` answered from the hint (`quiet_chunks`).
     quiet_chunks: usize,
+    /// Events `push_answered` read as the last event's shape (`shape_events`).
+    shape_events: usize,
 }
 
 /// At most this many bytes of answered texts wait for the parser (then a chunk goes the
@@ -235,29 +239,24 @@ pub enum Answer {
 }
 
 /// The SSE form of the quiet-run hint (`crate::quiet`): after a push that ended with a
-/// one-choice chat event whose text went to the parser as is, the next upstream events that
-/// are the same bytes but for their text (`input_prefix` + text + `input_suffix`; the text a
-/// JSON string body whose escapes are ASCII ones (`unescape_ascii`) and whose decoded bytes are
-/// ASCII outside `stop` but for the simple escapes the parser's set admits (`Stop::ESCAPES`:
-/// a code argument's `\\n`, which may be cut between two texts) and the non-ASCII characters
-/// it admits (`utf8`), at most `budget` decoded bytes in all) would each come out as
-/// `output_prefix` + text + `output_suffix` (the text re-escaped as `push_json_string` writes
-/// it, the `\\` of an escape cut after a text written before the next text, where the parser
-/// sends it; the same event when `verbatim`), the decoded text going to choice `slot`'s parser
-/// and nothing else changing. `push_answered` answers such events from these bytes and hands
-/// their texts to the parser before the next input.
+/// one-choice chat event whose text went to the parser (its `Shape`), with the parser quiet,
+/// the next upstream events that are the same bytes but for their text (`input_prefix` + text +
+/// `input_suffix`; the text a JSON string body whose escapes are ASCII ones (`unescape_ascii`)
+/// and whose decoded bytes are ASCII outside `stop` but for the simple escapes the parser's set
+/// admits (`Stop::ESCAPES`: a code argument's `\\n`, which may be cut between two texts) and
+/// the non-ASCII characters it admits (`utf8`), at most `budget` decoded bytes in all) would
+/// each come out as the template's `prefix` + text + its suffix (the text re-escaped as
+/// `push_json_string` writes it, the `\\` of an escape cut after a text written before the
+/// next text, where the parser sends it; the same event when `verbatim`), the decoded text
+/// going to choice `slot`'s parser and nothing else changing. `push_answered` answers such
+/// events from these bytes and hands their texts to the parser before the next input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SseQuiet {
     slot: usize,
-    pub verbatim: bool,
+    /// The shape's template the texts are written into (`None`: verbatim).
+    template: Option<usize>,
     pub stop: crate::quiet::Stop,
     pub budget: usize,
-    pub input_prefix: String,
-    pub input_suffix: String,
-    pub output_prefix: String,
-    pub output_suffix: String,
-    /// `output_suffix` + `output_prefix`: what comes between two answered texts, one copy.
-    output_joint: String,
     /// The parser's set admits simple escapes in the decoded text (`Stop::ESCAPES`; `stop`
     /// holds DEL either way).
     escapes: bool,
@@ -270,11 +269,71 @@ pub struct SseQuiet {
     backslash: bool,
 }
 
-/// True when arguments fragment `args` is the event's whole text `text`, but (a loose check:
-/// the parser's hint decides) for the `\\` of an escape the parser held before it (sent first)
-/// and one it holds after it (`Quiet::backslash`).
-fn whole_args(args: &str, text: &str) -> bool {
-    args == text || args.len().abs_diff(text.len()) <= 1 && (args.starts_with('\\') || text.ends_with('\\'))
+impl SseQuiet {
+    /// The texts come out as the events came (no template).
+    pub fn verbatim(&self) -> bool {
+        self.template.is_none()
+    }
+}
+
+/// The last event of a push, when it was a one-choice chat event of one `data` line whose
+/// string `content` went to the choice's parser (a delta stream, no finish): the next events
+/// that are the same bytes but for their content's string (`input_prefix` + string body +
+/// `input_suffix`) are read without the SSE decoder and the JSON reader, their texts fed to
+/// the parser (`answer_shape`), and the output parts of one kind written from a template.
+struct Shape {
+    slot: usize,
+    /// The event: `data: ` + data + `\n\n`.
+    event: String,
+    /// `event[..prefix_len]` ends with the content's opening quote; `event[suffix_at..]`
+    /// starts with its closing quote.
+    prefix_len: usize,
+    suffix_at: usize,
+    /// The delta holds nothing but its content.
+    base_empty: bool,
+    /// Output templates, made when first needed.
+    templates: Vec<Template>,
+}
+
+impl Shape {
+    fn input_prefix(&self) -> &[u8] {
+        &self.event.as_bytes()[..self.prefix_len]
+    }
+
+    fn input_suffix(&self) -> &[u8] {
+        &self.event.as_bytes()[self.suffix_at..]
+    }
+
+    /// The event's data (without `data: ` and the blank line).
+    fn data(&self) -> &str {
+        &self.event[6..self.event.len() - 2]
+    }
+}
+
+/// The kind of an output part written from a template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PartKind {
+    Reasoning,
+    Args(usize),
+}
+
+/// Templates a shape keeps.
+const MAX_TEMPLATES: usize = 4;
+
+/// One event's output with its part's text left out: `prefix` + the text escaped + the suffix;
+/// `joint` is the suffix + `prefix` (what comes between two texts), the suffix its first
+/// `suffix_len` bytes.
+struct Template {
+    kind: PartKind,
+    prefix: String,
+    joint: String,
+    suffix_len: usize,
+}
+
+impl Template {
+    fn suffix(&self) -> &[u8] {
+        &self.joint.as_bytes()[..self.suffix_len]
+    }
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -298,11 +357,13 @@ impl SseRewriter {
             fast_events: 0,
             prefix: fast::Prefix::default(),
             hint: None,
+            shape: None,
             hint_wanted: false,
             quiet_texts: Vec::new(),
             quiet_len: 0,
             quiet_escape: false,
             quiet_chunks: 0,
+            shape_events: 0,
         }
     }
 
@@ -317,6 +378,7 @@ impl SseRewriter {
         let last = items.len();
         for (i, item) in items.drain(..).enumerate() {
             self.hint = None;
+            self.shape = None;
             self.hint_wanted = i + 1 == last;
             self.item(item, out);
         }
@@ -324,6 +386,7 @@ impl SseRewriter {
         self.items = items;
         if !self.decoder.is_idle() {
             self.hint = None;
+            self.shape = None;
         }
     }
 
@@ -364,7 +427,7 @@ impl SseRewriter {
             let rest = &bytes[at..];
             if let Some((used, end)) = self.answer_quiet(rest, out, o) {
                 answered = true;
-                if self.hint.as_ref().is_some_and(|h| h.verbatim) {
+                if self.hint.as_ref().is_some_and(SseQuiet::verbatim) {
                     if used == bytes.len() {
                         self.quiet_chunks += 1;
                         return (Answer::Verbatim, start);
@@ -381,7 +444,9 @@ impl SseRewriter {
             // parser is past a marker or a call's opening) answers the ones after it.
             let n = rest.windows(2).position(|w| w == b"\n\n").map_or(rest.len(), |i| i + 2);
             out.truncate(o);
-            self.push(&rest[..n], out);
+            if self.answer_shape(rest, n, out).is_none() {
+                self.push(&rest[..n], out);
+            }
             o = out.len();
             at += n;
         }
@@ -400,10 +465,17 @@ impl SseRewriter {
     /// output between two texts (`output_joint`) is one copy per event.
     fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> Option<(usize, usize)> {
         let h = self.hint.as_ref()?;
+        let env = self.shape.as_ref()?;
         if bytes.is_empty() {
             return None;
         }
-        let (ip, is) = (h.input_prefix.as_bytes(), h.input_suffix.as_bytes());
+        let (ip, is) = (env.input_prefix(), env.input_suffix());
+        // The output template (`None`: verbatim).
+        let tpl = match h.template {
+            Some(i) => Some(env.templates.get(i)?),
+            None => None,
+        };
+        let verbatim = tpl.is_none();
         let texts = &mut self.quiet_texts;
         let texts_len = self.quiet_len;
         let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts_len)?;
@@ -414,10 +486,10 @@ impl SseRewriter {
         grow_zeroed(texts, texts_len + bytes.len().min(room));
         let mut t = texts_len;
         let mut o = start;
-        if !h.verbatim {
-            let grow = h.output_joint.len().saturating_sub(ip.len() + is.len());
-            grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + h.output_prefix.len());
-            o = put(out, o, h.output_prefix.as_bytes())?;
+        if let Some(tpl) = tpl {
+            let grow = tpl.joint.len().saturating_sub(ip.len() + is.len());
+            grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + tpl.prefix.len());
+            o = put(out, o, tpl.prefix.as_bytes())?;
         }
         let mut at = 0;
         // The events answered so far: where they end in `bytes`, in `texts` and in `out`, and
@@ -440,7 +512,7 @@ impl SseRewriter {
                 let (d, n) = match b {
                     // A text may end inside an escape when it sends something before it (an
                     // event whose arguments would be empty goes the plain way).
-                    b'"' => break !escape || !h.verbatim && t - done.1 > 1,
+                    b'"' => break !escape || !verbatim && t - done.1 > 1,
                     b'\\' => match unescape_ascii(&body[len..]) {
                         Some(e) => e,
                         None => break false,
@@ -457,7 +529,7 @@ impl SseRewriter {
                         break false;
                     }
                     escape = false;
-                    if !h.verbatim {
+                    if !verbatim {
                         o = match put(out, o, b"\\\\") {
                             Some(w) => w,
                             None => break false,
@@ -477,7 +549,7 @@ impl SseRewriter {
                 high |= d;
                 t += 1;
                 len += n;
-                if !h.verbatim && !escape {
+                if !verbatim && !escape {
                     let w = if crate::json::needs_escape(d) {
                         let (e, k) = crate::json::escape_of(d);
                         put(out, o, &e[..k])
@@ -500,11 +572,11 @@ impl SseRewriter {
             }
             at += ip.len() + len + is.len();
             let last = at >= bytes.len();
-            if !h.verbatim {
-                // `output_joint` starts with `output_suffix`: the event's output ends there.
-                let after = if last { h.output_suffix.as_bytes() } else { h.output_joint.as_bytes() };
+            if let Some(tpl) = tpl {
+                // `joint` starts with the suffix: the event's output ends there.
+                let after = if last { tpl.suffix() } else { tpl.joint.as_bytes() };
                 let Some(end) = put(out, o, after) else { break };
-                done = (at, t, o + h.output_suffix.len(), escape);
+                done = (at, t, o + tpl.suffix_len, escape);
                 o = end;
             } else {
                 done = (at, t, o, escape);
@@ -554,6 +626,12 @@ impl SseRewriter {
         self.quiet_chunks
     }
 
+    /// How many events `push_answered` read as the last event's shape (see `Shape`; tests
+    /// check that the path is taken).
+    pub fn shape_events(&self) -> usize {
+        self.shape_events
+    }
+
     /// Ends the stream: flushes choices that got no finish, then an event cut off by the end
     /// (verbatim, with a `truncation` diagnostic). Later calls do nothing.
     pub fn finish(&mut self, out: &mut Vec<u8>) {
@@ -562,6 +640,7 @@ impl SseRewriter {
         }
         self.flush_quiet();
         self.hint = None;
+        self.shape = None;
         let mut items = core::mem::take(&mut self.items);
         self.decoder.finish(&mut items);
         self.flush_all(out);
@@ -725,44 +804,33 @@ impl SseRewriter {
         let (parts, finish_out, same) = self.rewrite(slot, index, text.as_deref(), finish, &mut outs);
         if same {
             verbatim(out);
-            if self.hint_wanted {
-                self.hint = self.quiet_after(c, ev, slot, text.as_deref(), finish, None);
-            }
-            return true;
+        } else {
+            self.write_fast(c, &ev.non_data_lines(), text.is_some(), parts, finish_out, outs, out);
         }
-        // A quiet run's part: the event's whole text as reasoning or arguments of the open call.
-        let quiet_part = match (parts.as_slice(), text.as_deref()) {
-            ([Part::Reasoning(r)], Some(t)) if r == t => Some(Part::Reasoning(SENTINEL.into())),
-            ([Part::Args { wire, text: a }], Some(t)) if whole_args(a, t) => Some(Part::Args { wire: *wire, text: SENTINEL.into() }),
-            _ => None,
-        };
-        let base: Fields = c.delta.iter().filter(|(k, _)| text.is_none() || *k != "content").copied().collect();
-        let template = (self.hint_wanted && quiet_part.is_some() && finish_out.is_none()).then(|| (base.clone(), c.choice.clone()));
-        self.emit(&borrowed(&c.choice), Style::Chat, &borrowed(&base), parts, finish_out, &mut outs);
-        let extra = ev.non_data_lines();
-        let chunk = borrowed(&c.chunk);
-        match outs.as_slice() {
-            [Out::Choice(one)] => write_chunk(out, &extra, &chunk, one, true),
-            _ => write_outs(out, &chunk, outs, true, &extra),
-        }
-        if let (Some(part), Some((base, choice))) = (quiet_part, template) {
-            let wire = if let Part::Args { wire, .. } = part { Some(wire) } else { None };
-            let mut outs = Vec::new();
-            self.emit(&borrowed(&choice), Style::Chat, &borrowed(&base), vec![part], None, &mut outs);
-            if let [Out::Choice(one)] = outs.as_slice() {
-                let mut t = Vec::new();
-                write_chunk(&mut t, &extra, &chunk, one, true);
-                self.hint = self.quiet_after(c, ev, slot, text.as_deref(), finish, Some((String::from_utf8(t).unwrap_or_default(), wire)));
-            }
+        if self.hint_wanted {
+            self.shape = self.shape_of(c, ev, slot, text.as_deref(), finish);
+            self.hint = self.hint_for(slot);
         }
         true
     }
 
-    /// The quiet-run hint after a fast-path event (see `SseQuiet`), when it is one: the text
-    /// went as is, the event is its one `data` line, the choice's parser is quiet with the kind
-    /// of the part the text became. `template`: the output written with `SENTINEL` for the
-    /// text (and the wire index of the call, for arguments); `None`: the event went verbatim.
-    fn quiet_after(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>, template: Option<(String, Option<usize>)>) -> Option<SseQuiet> {
+    /// Writes a fast-path event's output: `parts` (and comments already in `outs`) as deltas
+    /// of `c`'s choice, its delta's other fields (`base`; its `content` left out when the
+    /// event had a text) merged into the first.
+    #[allow(clippy::too_many_arguments)]
+    fn write_fast(&self, c: &fast::ChatChunk, extra: &str, had_text: bool, parts: Vec<Part>, finish_out: Option<String>, mut outs: Vec<Out>, out: &mut Vec<u8>) {
+        let base: Fields = c.delta.iter().filter(|(k, _)| !had_text || *k != "content").copied().collect();
+        self.emit(&borrowed(&c.choice), Style::Chat, &borrowed(&base), parts, finish_out, &mut outs);
+        let chunk = borrowed(&c.chunk);
+        match outs.as_slice() {
+            [Out::Choice(one)] => write_chunk(out, extra, &chunk, one, true),
+            _ => write_outs(out, &chunk, outs, true, extra),
+        }
+    }
+
+    /// The shape of a fast-path event (see `Shape`), when it has one: a string text went
+    /// to the choice's parser (a delta stream, no finish), the event is its one `data` line.
+    fn shape_of(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>) -> Option<Shape> {
         let (Some(_), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
         let raw = fast::get(&c.delta, "content")?;
         let start = (raw.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
@@ -771,37 +839,138 @@ impl SseRewriter {
             return None;
         }
         let st = &self.choices[slot];
+        if !matches!(st.detection, CumulativeDetection::Delta) || st.finished || st.parser.is_none() {
+            return None;
+        }
+        let mut event = String::with_capacity(ev.raw.len() + 1);
+        event.push_str(&ev.raw);
+        event.push('\n');
+        Some(Shape { slot, event, prefix_len: 6 + start + 1, suffix_at: 6 + start + raw.len() - 1, base_empty: c.delta.len() == 1, templates: Vec::new() })
+    }
+
+    /// The quiet-run hint (see `SseQuiet`) when choice `slot`'s parser is quiet after the
+    /// shape's event (texts as they come, or written from the template of their kind).
+    fn hint_for(&mut self, slot: usize) -> Option<SseQuiet> {
+        if self.shape.as_ref()?.slot != slot {
+            return None;
+        }
+        let st = &self.choices[slot];
         if !matches!(st.detection, CumulativeDetection::Delta) || st.finished {
             return None;
         }
         let q = st.parser.as_ref()?.quiet()?;
-        let kind_fits = match (&template, q.kind) {
-            (None, crate::QuietKind::Text) => true,
-            (Some((_, None)), crate::QuietKind::Reasoning) => true,
-            (Some((_, Some(wire))), crate::QuietKind::Args(i)) => st.wire.wire_of(i) == *wire,
-            _ => false,
+        let kind = match q.kind {
+            crate::QuietKind::Text => None,
+            crate::QuietKind::Reasoning => Some(PartKind::Reasoning),
+            crate::QuietKind::Args(i) => Some(PartKind::Args(st.wire.wire_of(i))),
         };
-        if !kind_fits {
-            return None;
-        }
-        let input_prefix = ev.raw[..6 + start + 1].to_string();
-        let mut input_suffix = ev.raw[6 + start + raw.len() - 1..].to_string();
-        input_suffix.push('\n');
-        let (output_prefix, output_suffix, verbatim) = match template {
-            None => (input_prefix.clone(), input_suffix.clone(), true),
-            Some((t, _)) => {
-                let at = t.find(SENTINEL_ESCAPED)?;
-                if t[at + 1..].contains(SENTINEL_ESCAPED) {
-                    return None;
-                }
-                (t[..at].to_string(), t[at + SENTINEL_ESCAPED.len()..].to_string(), false)
-            }
+        let template = match kind {
+            Some(kind) => Some(self.template(kind)?),
+            None => None,
         };
         // The parser's stop bytes (and DEL) end a run in the decoded text (`answer_quiet`).
-        let stop = q.stop.or(crate::quiet::Stop(1 << 127));
-        let output_joint = format!("{output_suffix}{output_prefix}");
-        let escapes = q.stop.escapes();
-        Some(SseQuiet { slot, verbatim, stop, budget: q.budget, input_prefix, input_suffix, output_prefix, output_suffix, output_joint, escapes, utf8: q.utf8, backslash: q.backslash })
+        Some(SseQuiet { slot, template, stop: q.stop.or(crate::quiet::Stop(1 << 127)), budget: q.budget, escapes: q.stop.escapes(), utf8: q.utf8, backslash: q.backslash })
+    }
+
+    /// The shape's output template for a part of `kind` (made once: the event's output
+    /// for that part with `SENTINEL` for its text), or `None` when the part would not come
+    /// out as one event with its text in one place.
+    fn template(&mut self, kind: PartKind) -> Option<usize> {
+        let env = self.shape.as_ref()?;
+        if let Some(i) = env.templates.iter().position(|t| t.kind == kind) {
+            return Some(i);
+        }
+        let c = fast::read(env.data(), &mut self.prefix)?;
+        let part = match kind {
+            PartKind::Reasoning => Part::Reasoning(SENTINEL.into()),
+            PartKind::Args(wire) => Part::Args { wire, text: SENTINEL.into() },
+        };
+        let mut t = Vec::new();
+        self.write_fast(&c, "", true, vec![part], None, Vec::new(), &mut t);
+        let t = String::from_utf8(t).ok()?;
+        let at = t.find(SENTINEL_ESCAPED)?;
+        if t[at + 1..].contains(SENTINEL_ESCAPED) {
+            return None;
+        }
+        let (prefix, suffix) = (&t[..at], &t[at + SENTINEL_ESCAPED.len()..]);
+        let mut joint = suffix.to_string();
+        joint.push_str(prefix);
+        let template = Template { kind, prefix: prefix.to_string(), joint, suffix_len: suffix.len() };
+        let env = self.shape.as_mut()?;
+        // A few kinds at a time (one per call of a long stream would pile up): the hint that
+        // holds an index is worked out anew after this.
+        if env.templates.len() >= MAX_TEMPLATES {
+            env.templates.clear();
+        }
+        env.templates.push(template);
+        Some(env.templates.len() - 1)
+    }
+
+    /// The event at the start of `bytes` (`n` bytes, its blank line included) when it is the
+    /// shape's event but for its content's string: the string decoded and fed to the parser,
+    /// the output written at `out`'s end as the plain path writes it (the event as it came, a
+    /// part of one kind from its template, or the parts in full), and the hint worked out
+    /// anew. `None`, with nothing changed, when the event is not such a one.
+    fn answer_shape(&mut self, bytes: &[u8], n: usize, out: &mut Vec<u8>) -> Option<()> {
+        let env = self.shape.as_ref()?;
+        let (ip, is) = (env.input_prefix(), env.input_suffix());
+        let event = bytes.get(..n)?;
+        let end = n.checked_sub(is.len())?;
+        // (Few events come this way: the slice comparisons are calls, not inlined loops.)
+        if end < ip.len() || event[..ip.len()] != *ip || event[end..] != *is {
+            return None;
+        }
+        // The string as the fast path reads it (escapes valid, no raw control character),
+        // ending where the suffix starts.
+        if fast::string(event, ip.len() - 1, true)? != end + 1 {
+            return None;
+        }
+        let body = core::str::from_utf8(&event[ip.len()..end]).ok()?;
+        let text = crate::json::unescape(body)?;
+        let (slot, base_empty) = (env.slot, env.base_empty);
+        self.flush_quiet();
+        let index = self.choices[slot].index;
+        let mut outs = Vec::new();
+        let (parts, finish_out, same) = self.rewrite(slot, index, Some(&text), None, &mut outs);
+        self.fast_events += 1;
+        self.shape_events += 1;
+        let kind = match parts.as_slice() {
+            [Part::Reasoning(t)] => Some((PartKind::Reasoning, t)),
+            [Part::Args { wire, text }] => Some((PartKind::Args(*wire), text)),
+            _ => None,
+        };
+        if same {
+            out.extend_from_slice(event);
+        } else if parts.is_empty() && outs.is_empty() && base_empty && finish_out.is_none() {
+            // Nothing to send (the parser holds the text).
+        } else if let (Some((kind, t)), true, None) = (kind, outs.is_empty(), &finish_out) {
+            match self.template(kind) {
+                Some(i) => {
+                    let tpl = &self.shape.as_ref()?.templates[i];
+                    let mut s = String::with_capacity(t.len() + 8);
+                    crate::json::push_json_string(&mut s, t);
+                    out.extend_from_slice(tpl.prefix.as_bytes());
+                    out.extend_from_slice(&s.as_bytes()[1..s.len() - 1]);
+                    out.extend_from_slice(tpl.suffix());
+                }
+                None => self.write_shape(parts, finish_out, outs, out),
+            }
+        } else {
+            self.write_shape(parts, finish_out, outs, out);
+        }
+        self.hint = self.hint_for(slot);
+        Some(())
+    }
+
+    /// Writes a shape event's parts in full (`write_fast` on the shape's fields).
+    fn write_shape(&mut self, parts: Vec<Part>, finish_out: Option<String>, outs: Vec<Out>, out: &mut Vec<u8>) {
+        let Some(env) = self.shape.as_ref() else { return };
+        // The shape's data was read by the fast path before: the same bytes read the same.
+        let c = fast::read(env.data(), &mut self.prefix);
+        debug_assert!(c.is_some(), "a shape's data not read again");
+        if let Some(c) = c {
+            self.write_fast(&c, "", true, parts, finish_out, outs, out);
+        }
     }
 
     /// Keeps what later chunks need from the first chunk: its data (the envelope), id and
@@ -1578,6 +1747,39 @@ mod tests {
         // The flushed arguments' event carries the first chunk's envelope, `choices` emptied.
         let flushed = a.lines().filter(|l| l.starts_with("data: ") && l.contains("tool_calls")).last().unwrap();
         assert!(flushed.starts_with(r#"data: {"id":"chatcmpl-9z","object":"chat.completion.chunk","created":7,"model":"m/x","choices":[{"index":0"#), "{flushed}");
+    }
+
+    /// Events that the quiet-run hint does not admit (markup, a call's header and end) but
+    /// that repeat the last event's bytes but for the text are read as its shape: the output
+    /// is the plain path's, event by event, and only the first events, the finish and
+    /// `[DONE]` take the plain path.
+    #[test]
+    fn events_of_the_same_shape_skip_the_plain_path() {
+        let text = "Hi <b> there.<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"x y\", \"b\": [1, 2]}}\n</tool_call> Bye <tool";
+        let mut input = chunk(r#"{"role":"assistant","content":""}"#, None);
+        for piece in text.as_bytes().chunks(3) {
+            input += &chunk(&format!("{{\"content\":{}}}", Value::from(core::str::from_utf8(piece).unwrap())), None);
+        }
+        input += &chunk("{}", Some("stop"));
+        input += "data: [DONE]\n\n";
+        let events: Vec<&str> = input.split_inclusive("\n\n").collect();
+        let (mut plain, mut shaped) = (SseRewriter::new(opts("hermes")), SseRewriter::new(opts("hermes")));
+        for (i, e) in events.iter().enumerate() {
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            plain.push(e.as_bytes(), &mut want);
+            if shaped.push_answered(e.as_bytes(), &mut got) == Answer::Verbatim {
+                got.extend_from_slice(e.as_bytes());
+            }
+            assert_eq!(String::from_utf8(got).unwrap(), String::from_utf8(want).unwrap(), "event {i}");
+        }
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        plain.finish(&mut want);
+        shaped.finish(&mut got);
+        assert_eq!(got, want);
+        // The role chunk, the first two texts (the cumulative detection), the finish and
+        // `[DONE]` go the plain way; quiet events are answered from the hint.
+        let (shape, quiet) = (shaped.shape_events(), shaped.quiet_chunks());
+        assert!(shape >= 10 && shape + quiet + 5 == events.len(), "{shape} shape + {quiet} quiet of {}", events.len());
     }
 
     #[test]
