@@ -313,6 +313,7 @@ impl Shape {
 /// The kind of an output part written from a template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PartKind {
+    Content,
     Reasoning,
     Args(usize),
 }
@@ -883,6 +884,7 @@ impl SseRewriter {
         }
         let c = fast::read(env.data(), &mut self.prefix)?;
         let part = match kind {
+            PartKind::Content => Part::Content(SENTINEL.into()),
             PartKind::Reasoning => Part::Reasoning(SENTINEL.into()),
             PartKind::Args(wire) => Part::Args { wire, text: SENTINEL.into() },
         };
@@ -936,6 +938,7 @@ impl SseRewriter {
         self.fast_events += 1;
         self.shape_events += 1;
         let kind = match parts.as_slice() {
+            [Part::Content(t)] => Some((PartKind::Content, t)),
             [Part::Reasoning(t)] => Some((PartKind::Reasoning, t)),
             [Part::Args { wire, text }] => Some((PartKind::Args(*wire), text)),
             _ => None,
