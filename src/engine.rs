@@ -914,6 +914,7 @@ impl Engine {
     }
 
     /// The payload ended: its reader stays as the spare when it is the family's.
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
     fn after_payload(&mut self) {
         if !self.payload_state.main {
             self.reader = None;

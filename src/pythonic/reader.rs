@@ -52,12 +52,11 @@ pub struct CallsReader {
 }
 
 /// What `Reader::whole` reads before it writes: every call's name and the end of its
-/// arguments' JSON, which follow each other in `json`.
+/// arguments' JSON, which follow each other in the sink's event buffer (`Sink::scratch`).
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Default)]
 struct Whole {
-    json: String,
-    /// Per call: its name (a range of the input) and where its JSON ends in `json`.
+    /// Per call: its name (a range of the input) and where its JSON ends in the buffer.
     calls: Vec<(usize, usize, usize)>,
 }
 
@@ -269,6 +268,55 @@ fn valid_python_name(n: &str, max: usize) -> bool {
     !n.is_empty() && n.len() <= max && !n.starts_with('.') && !n.ends_with('.') && !n.as_bytes().windows(2).any(|w| w == b"..")
 }
 
+/// The scan of `Reader::whole` (see there): each call's name (a range of `input`) and the end
+/// of its arguments' JSON, appended to `json`, pushed to `calls`; the offset after the list.
+#[cfg(not(target_arch = "wasm32"))]
+fn whole_list(input: &str, room: usize, max_name: usize, max_args: usize, json: &mut String, calls: &mut Vec<(usize, usize, usize)>) -> Option<usize> {
+    use super::values::{plain_call_args, run_end};
+    use crate::text::skip_ascii_ws as skip_ws;
+    let bytes = input.as_bytes();
+    let mut i = skip_ws(bytes, 0);
+    let bracket = bytes.get(i) == Some(&b'[');
+    i += usize::from(bracket);
+    // `i` is where an item (a call) comes, after `[`, `,` or whitespace.
+    loop {
+        i = skip_ws(bytes, i);
+        let c = *bytes.get(i)?;
+        if c == b']' && bracket && !calls.is_empty() {
+            // A trailing comma.
+            return Some(i + 1);
+        }
+        if !lex::is_ident_start(c) {
+            return None;
+        }
+        let name_end = run_end(bytes, i, lex::is_name_byte);
+        let name = &input[i..name_end];
+        // The first call must start within the hold limit.
+        if bytes.get(name_end) != Some(&b'(') || !valid_python_name(name, max_name) || (calls.is_empty() && name_end >= room) {
+            return None;
+        }
+        let from = json.len();
+        let close = plain_call_args(input, name_end + 1, max_name, json)?;
+        if json.len() - from > max_args {
+            return None;
+        }
+        calls.push((i, name_end, json.len()));
+        // After a call: another one, the list's end, or (no list) the payload's end.
+        i = close + 1;
+        let j = skip_ws(bytes, i);
+        if j - i > WS_AHEAD {
+            return if bracket { None } else { Some(i) };
+        }
+        match *bytes.get(j)? {
+            b',' => i = j + 1,
+            b']' if bracket => return Some(j + 1),
+            c if lex::is_ident_start(c) => i = j,
+            _ if bracket => return None,
+            _ => return Some(i),
+        }
+    }
+}
+
 impl Reader for CallsReader {
     fn reset(&mut self, _bare: bool) -> bool {
         self.restart();
@@ -280,65 +328,26 @@ impl Reader for CallsReader {
     /// first item that is not a call), read as `feed` reads it: `[`, then calls separated by
     /// `,` or whitespace (a trailing comma allowed), at most `WS_AHEAD` bytes of whitespace
     /// after a call. Anything else, or a list that reaches the end of `input`, is left to
-    /// `feed`. The list is read whole before anything is written.
+    /// `feed`. The list is read whole before any event is written.
     #[cfg(not(target_arch = "wasm32"))]
     fn whole(&mut self, input: &str, room: usize, sink: &mut Sink) -> Option<usize> {
-        use super::values::{plain_call_args, run_end};
-        use crate::text::skip_ascii_ws as skip_ws;
         if !self.python() || sink.limits.depth() == 0 {
             return None;
         }
-        let bytes = input.as_bytes();
         let (max_name, max_args) = (sink.limits.max_name_bytes, sink.limits.max_args_bytes);
-        let Whole { json, calls } = &mut self.whole;
-        json.clear();
+        // The arguments' JSON goes straight into the sink's event buffer (`Sink::scratch`),
+        // taken back when the list is not read whole.
+        let calls = &mut self.whole.calls;
         calls.clear();
-        let mut i = skip_ws(bytes, 0);
-        let bracket = bytes.get(i) == Some(&b'[');
-        i += usize::from(bracket);
-        // `i` is where an item (a call) comes, after `[`, `,` or whitespace.
-        let end = loop {
-            i = skip_ws(bytes, i);
-            let c = *bytes.get(i)?;
-            if c == b']' && bracket && !calls.is_empty() {
-                // A trailing comma.
-                break i + 1;
-            }
-            if !lex::is_ident_start(c) {
-                return None;
-            }
-            let name_end = run_end(bytes, i, lex::is_name_byte);
-            let name = &input[i..name_end];
-            // The first call must start within the hold limit.
-            if bytes.get(name_end) != Some(&b'(') || !valid_python_name(name, max_name) || (calls.is_empty() && name_end >= room) {
-                return None;
-            }
-            let from = json.len();
-            let close = plain_call_args(input, name_end + 1, max_name, json)?;
-            if json.len() - from > max_args {
-                return None;
-            }
-            calls.push((i, name_end, json.len()));
-            // After a call: another one, the list's end, or (no list) the payload's end.
-            i = close + 1;
-            let j = skip_ws(bytes, i);
-            if j - i > WS_AHEAD {
-                if bracket {
-                    return None;
-                }
-                break i;
-            }
-            match *bytes.get(j)? {
-                b',' => i = j + 1,
-                b']' if bracket => break j + 1,
-                c if lex::is_ident_start(c) => i = j,
-                _ if bracket => return None,
-                _ => break i,
-            }
+        let json = sink.scratch();
+        let base = json.len();
+        let Some(end) = whole_list(input, room, max_name, max_args, json, calls) else {
+            sink.scratch().truncate(base);
+            return None;
         };
-        let mut from = 0;
+        let mut from = base;
         for &(start, name_end, to) in calls.iter() {
-            sink.whole_call(&input[start..name_end], &json[from..to]);
+            sink.whole_call_written(&input[start..name_end], from..to);
             from = to;
         }
         Some(end)

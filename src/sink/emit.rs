@@ -201,6 +201,20 @@ impl Emitter {
         true
     }
 
+    /// The buffer (`Sink::scratch`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn scratch(&mut self) -> &mut String {
+        &mut self.buf
+    }
+
+    /// Appends `s` to the buffer; its range there.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    pub fn put_str(&mut self, s: &str) -> core::ops::Range<usize> {
+        let s = self.put(s);
+        s.start..s.end
+    }
+
     /// Appends `s` to the buffer: a new string.
     fn put(&mut self, s: &str) -> Str {
         let start = self.buf.len();
@@ -422,18 +436,24 @@ impl Emitter {
     }
 
     /// A whole call's start, one delta and end (`Sink::whole_call`): what `start`, `delta` and
-    /// `end` emit for a new call with a generated id whose arguments are `args` (not repaired,
-    /// kept), the id, name and arguments written once each.
+    /// `end` emit for a new call with a generated id whose arguments are `args`, a range of
+    /// the buffer (not repaired, kept), the id and name written once each.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn whole_call(&mut self, index: usize, name: &str, args: &str) {
+    #[inline(always)]
+    pub fn whole_call(&mut self, index: usize, name: &str, args: core::ops::Range<usize>) {
         self.reasoning_ws.clear();
-        let mut buf = core::mem::take(&mut self.buf);
-        let start = buf.len();
-        self.write_id(index, &mut buf);
-        self.buf = buf;
-        let id = Str { start, end: self.buf.len() };
+        let arguments = Str { start: args.start, end: args.end };
+        let id = match self.put_next_id(index) {
+            Some(id) => id,
+            None => {
+                let mut buf = core::mem::take(&mut self.buf);
+                let start = buf.len();
+                self.write_id(index, &mut buf);
+                self.buf = buf;
+                Str { start, end: self.buf.len() }
+            }
+        };
         let name = self.put(name);
-        let arguments = self.put(args);
         self.started = None;
         self.ends += 1;
         self.output_at_end = self.reader_output;
@@ -455,6 +475,24 @@ impl Emitter {
         }
         let args = self.put(s);
         self.events.push(Queued::Delta { index, args });
+    }
+
+    /// `write_id` into the buffer in its usual case (natively, `whole_call`): a `Prefixed` id
+    /// that counts on from the previous one by its last digit (not a 9).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    fn put_next_id(&mut self, index: usize) -> Option<Str> {
+        let last = *self.id_digits.as_bytes().last()?;
+        if self.id_style != IdStyle::Prefixed || last == b'9' || self.id_index.and_then(|i| i.checked_add(1)) != Some(index) {
+            return None;
+        }
+        self.id_digits.pop();
+        self.id_digits.push(char::from(last + 1));
+        self.id_index = Some(index);
+        let start = self.buf.len();
+        self.buf.push_str(&self.id_prefix);
+        self.buf.push_str(&self.id_digits);
+        Some(Str { start, end: self.buf.len() })
     }
 
     /// Appends the generated id of call `index` to `s`.
@@ -554,6 +592,23 @@ mod tests {
                 h = h / 62 ^ h.rotate_left(17);
             }
             assert_eq!(id, want);
+        }
+    }
+
+    /// A whole call's id (`put_next_id`, else `write_id`) is the index formatted, as `start`'s.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn whole_call_ids_count_on_as_formatted() {
+        let mut e = super::Emitter::new("call_".into(), super::IdStyle::Prefixed);
+        for index in (0..1100).chain([5, 6, 99_999, 100_000, 7, 8]) {
+            let args = e.put_str("{}");
+            e.whole_call(index, "f", args);
+            let mut ids = Vec::new();
+            e.drain_with(|ev| match ev {
+                crate::event::EventRef::ToolCallStart { id, .. } | crate::event::EventRef::ToolCallEnd { id, .. } => ids.push(id.to_string()),
+                _ => {}
+            });
+            assert_eq!(ids, [format!("call_{index}"), format!("call_{index}")]);
         }
     }
 

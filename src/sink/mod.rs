@@ -347,19 +347,55 @@ impl Sink {
     /// are written once, into the event buffer (`Emitter::whole_call`). Returns the call index.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn whole_call(&mut self, name: &str, args: &str) -> usize {
-        let declared = self.tools.as_ref().is_none_or(|t| t.is_empty() || t.has(name));
-        if self.open || !declared || args.is_empty() || args.len() > self.limits.max_args_bytes {
+        if !self.whole_call_fits(name, args.len()) {
             let index = self.start_call(name, None);
             self.args_whole(args, self.limits.depth());
             self.end_call();
             return index;
         }
+        let args = self.out.put_str(args);
+        self.whole_call_at(name, args)
+    }
+
+    /// The event buffer, for a reader that writes a call's arguments into it before it knows
+    /// whether it will call `whole_call_written` (pythonic lists: their JSON is synthesized):
+    /// what it appends is referred to by no event until then; it truncates what no call took.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn scratch(&mut self) -> &mut String {
+        self.out.scratch()
+    }
+
+    /// `whole_call` for arguments a reader wrote into `scratch()`, at `args`: they are not
+    /// copied again.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn whole_call_written(&mut self, name: &str, args: core::ops::Range<usize>) -> usize {
+        if !self.whole_call_fits(name, args.len()) {
+            let args = self.out.scratch()[args].to_string();
+            return self.whole_call(name, &args);
+        }
+        self.whole_call_at(name, args)
+    }
+
+    /// Whether `whole_call` writes a call of tool `name` with `len` bytes of arguments in one
+    /// step: no call open, a declared name (or no tools), arguments within `maxArgsBytes`.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    fn whole_call_fits(&self, name: &str, len: usize) -> bool {
+        let declared = self.tools.as_ref().is_none_or(|t| t.is_empty() || t.has(name));
+        !self.open && declared && len > 0 && len <= self.limits.max_args_bytes
+    }
+
+    /// `whole_call`'s one step, the arguments being `args` in the event buffer.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    fn whole_call_at(&mut self, name: &str, args: core::ops::Range<usize>) -> usize {
         debug_assert!(
             {
+                let args = &self.out.scratch()[args.clone()];
                 let mut sc = JsonScanner::new(crate::json::scanner::Expect::Object, self.limits.depth());
                 sc.feed(args, None) == (args.len(), Ok(crate::json::scanner::Progress::Done))
             },
-            "whole arguments {args:?} are not one complete JSON object within maxDepth"
+            "whole arguments are not one complete JSON object within maxDepth"
         );
         let index = self.calls;
         self.calls += 1;
