@@ -63,6 +63,9 @@ pub(crate) struct Emitter {
     /// next call's id counts on from them (calls are numbered in order).
     id_digits: String,
     id_index: Option<usize>,
+    /// The latest id `whole_call` wrote and its call index (`put_next_id`; `Prefixed` only).
+    #[cfg(not(target_arch = "wasm32"))]
+    whole_id: (String, Option<usize>),
     /// Where each consumed input byte went (off unless `record_spans`).
     acct: Accounting,
     /// Drop the whitespace that ends a reasoning block (Step-3.5).
@@ -101,6 +104,8 @@ impl Emitter {
             id_style,
             id_digits: String::new(),
             id_index: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            whole_id: (String::new(), None),
             acct: Accounting::default(),
             strip_reasoning_tail: false,
             reasoning_ws: String::new(),
@@ -450,6 +455,12 @@ impl Emitter {
                 let start = buf.len();
                 self.write_id(index, &mut buf);
                 self.buf = buf;
+                if self.id_style == IdStyle::Prefixed {
+                    let (text, at) = &mut self.whole_id;
+                    text.clear();
+                    text.push_str(&self.buf[start..]);
+                    *at = Some(index);
+                }
                 Str { start, end: self.buf.len() }
             }
         };
@@ -478,20 +489,22 @@ impl Emitter {
     }
 
     /// `write_id` into the buffer in its usual case (natively, `whole_call`): a `Prefixed` id
-    /// that counts on from the previous one by its last digit (not a 9).
+    /// that counts on from the latest whole call's (`whole_id`, which ends with its index's
+    /// digits) by its last digit (not a 9). `write_id` then formats its next id anew.
     #[cfg(not(target_arch = "wasm32"))]
-    #[inline]
+    #[inline(always)]
     fn put_next_id(&mut self, index: usize) -> Option<Str> {
-        let last = *self.id_digits.as_bytes().last()?;
-        if self.id_style != IdStyle::Prefixed || last == b'9' || self.id_index.and_then(|i| i.checked_add(1)) != Some(index) {
+        let (text, at) = &mut self.whole_id;
+        let last = *text.as_bytes().last()?;
+        if last == b'9' || at.and_then(|i| i.checked_add(1)) != Some(index) {
             return None;
         }
-        self.id_digits.pop();
-        self.id_digits.push(char::from(last + 1));
-        self.id_index = Some(index);
+        text.truncate(text.len() - 1);
+        text.push(char::from(last + 1));
+        *at = Some(index);
+        self.id_index = None;
         let start = self.buf.len();
-        self.buf.push_str(&self.id_prefix);
-        self.buf.push_str(&self.id_digits);
+        self.buf.push_str(text);
         Some(Str { start, end: self.buf.len() })
     }
 
@@ -600,7 +613,15 @@ mod tests {
     #[test]
     fn whole_call_ids_count_on_as_formatted() {
         let mut e = super::Emitter::new("call_".into(), super::IdStyle::Prefixed);
-        for index in (0..1100).chain([5, 6, 99_999, 100_000, 7, 8]) {
+        let mut id = String::new();
+        for index in (0..1100).chain([5, 6, 99_999, 100_000, 7, 8, 9, 10]) {
+            // Every seventh call by `start` (the general path's ids count on from theirs).
+            if index % 7 == 3 {
+                e.start(index, None, "f", &mut id);
+                assert_eq!(id, format!("call_{index}"));
+                e.drain_with(|_| {});
+                continue;
+            }
             let args = e.put_str("{}");
             e.whole_call(index, "f", args);
             let mut ids = Vec::new();
