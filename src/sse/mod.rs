@@ -2,7 +2,9 @@
 //! streams, and the same rewrite for non-streaming bodies.
 //!
 //! - `decoder.rs`: a spec-correct SSE decoder with a bounded event buffer.
-//! - `rewriter.rs`: `SseRewriter`, upstream SSE bytes in, rewritten SSE bytes out, one pass.
+//! - `rewriter.rs`: `SseRewriter`, upstream SSE bytes in, rewritten SSE bytes out, one pass;
+//!   `rewriter/answered.rs`: its answered path (`push_answered`: events answered from the
+//!   quiet-run hint's bytes, events of the last event's shape).
 //! - `completion.rs`: `rewrite_completion` for a whole `chat.completion` / `text_completion` body.
 //!
 //! Diagnostics go two ways: as values (`WireDiagnostic`, for the JS `onDiagnostic` callback)

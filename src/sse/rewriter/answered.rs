@@ -1,0 +1,628 @@
+//! The answered path of `SseRewriter` (`push_answered`): events the quiet-run hint admits
+//! (`SseQuiet`) are answered from its bytes without reading them as SSE or JSON, and events
+//! that repeat the last event's bytes but for its text (`Shape`) are read by comparing those
+//! bytes. The output is `push`'s, byte for byte (tests/sse.rs compares the two on every
+//! recorded stream).
+
+use crate::prelude::*;
+use super::*;
+
+/// At most this many bytes of answered texts wait for the parser (then a chunk goes the
+/// plain way).
+const QUIET_TEXTS_MAX: usize = 1 << 16;
+/// A texts buffer larger than this is not kept after use.
+const QUIET_TEXTS_KEEP: usize = 1 << 12;
+
+/// What `SseRewriter::push_answered` did with a chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The output is the chunk itself; nothing was appended.
+    Verbatim,
+    /// The output was appended.
+    Written,
+}
+
+/// The SSE form of the quiet-run hint (`crate::quiet`): after a push that ended with a
+/// one-choice chat event whose text went to the parser (its `Shape`), with the parser quiet,
+/// the next upstream events that are the same bytes but for their text (`input_prefix` + text +
+/// `input_suffix`; the text a JSON string body whose escapes are ASCII ones (`unescape_ascii`)
+/// and whose decoded bytes are ASCII outside `stop` but for the simple escapes the parser's set
+/// admits (`Stop::ESCAPES`: a code argument's `\\n`, which may be cut between two texts) and
+/// the non-ASCII characters it admits (`utf8`), at most `budget` decoded bytes in all) would
+/// each come out as the template's `prefix` + text + its suffix (the text re-escaped as
+/// `push_json_string` writes it, the `\\` of an escape cut after a text written before the
+/// next text, where the parser sends it; the same event when `verbatim`), the decoded text
+/// going to choice `slot`'s parser and nothing else changing. `push_answered` answers such
+/// events from these bytes and hands their texts to the parser before the next input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseQuiet {
+    slot: usize,
+    /// The shape's template the texts are written into (`None`: verbatim).
+    template: Option<usize>,
+    pub stop: crate::quiet::Stop,
+    pub budget: usize,
+    /// The parser's set admits simple escapes in the decoded text (`Stop::ESCAPES`; `stop`
+    /// holds DEL either way).
+    escapes: bool,
+    /// The parser admits non-ASCII characters (`Quiet::utf8`): raw ones in the event's text
+    /// are quiet too (a `\\u` escape of one is not).
+    utf8: bool,
+    /// The parser holds the `\\` of an escape (`Quiet::backslash`): the next answered text
+    /// starts with a simple-escape character, its output with that `\\` (written `\\\\`);
+    /// the texts after it (some wait, `quiet_len`) as the hint says.
+    backslash: bool,
+}
+
+impl SseQuiet {
+    /// The texts come out as the events came (no template).
+    pub fn verbatim(&self) -> bool {
+        self.template.is_none()
+    }
+}
+
+/// The last event of a push, when it was a one-choice chat event of one `data` line whose
+/// string `content` went to the choice's parser (no finish): the next events
+/// that are the same bytes but for their content's string (`input_prefix` + string body +
+/// `input_suffix`) are read without the SSE decoder and the JSON reader, their texts fed to
+/// the parser (`answer_shape`), and the output parts of one kind written from a template.
+pub(super) struct Shape {
+    slot: usize,
+    /// The event: `data: ` + data + `\n\n`.
+    event: String,
+    /// `event[..prefix_len]` ends with the content's opening quote; `event[suffix_at..]`
+    /// starts with its closing quote.
+    prefix_len: usize,
+    suffix_at: usize,
+    /// The delta holds nothing but its content.
+    base_empty: bool,
+    /// Output templates, made when first needed.
+    templates: Vec<Template>,
+}
+
+impl Shape {
+    fn input_prefix(&self) -> &[u8] {
+        &self.event.as_bytes()[..self.prefix_len]
+    }
+
+    fn input_suffix(&self) -> &[u8] {
+        &self.event.as_bytes()[self.suffix_at..]
+    }
+
+    /// The event's data (without `data: ` and the blank line).
+    fn data(&self) -> &str {
+        &self.event[6..self.event.len() - 2]
+    }
+}
+
+/// The kind of an output part written from a template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PartKind {
+    Content,
+    Reasoning,
+    Args(usize),
+}
+
+/// Templates a shape keeps.
+const MAX_TEMPLATES: usize = 4;
+
+/// One event's output with its part's text left out: `prefix` + the text escaped + the suffix;
+/// `joint` is the suffix + `prefix` (what comes between two texts), the suffix its first
+/// `suffix_len` bytes.
+struct Template {
+    kind: PartKind,
+    prefix: String,
+    joint: String,
+    suffix_len: usize,
+}
+
+impl Template {
+    fn suffix(&self) -> &[u8] {
+        &self.joint.as_bytes()[..self.suffix_len]
+    }
+}
+
+/// Stands for a quiet text while the output template is written (escaped as `\u0001`).
+const SENTINEL: &str = "\u{1}";
+const SENTINEL_ESCAPED: &str = "\\u0001";
+
+impl SseRewriter {
+    /// The quiet-run hint for the next upstream bytes (see [`SseQuiet`]).
+    pub fn quiet_hint(&self) -> Option<&SseQuiet> {
+        self.hint.as_ref()
+    }
+
+    /// Like `push`, with the same output, but the events of a chunk that the quiet-run hint
+    /// admits (see [`SseQuiet`]) are answered from the hint's bytes without reading them as
+    /// SSE or JSON, whole events at a time; an event it does not admit goes the plain way (and
+    /// the hint after it answers the next ones). `Verbatim` when every event of the chunk was
+    /// answered and comes out as it came (then nothing is appended: the output is `bytes`).
+    /// Answered texts wait (at most 64 KiB) and go to the choice's parser before any later
+    /// input, so it still reads every byte.
+    pub fn push_answered(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Answer {
+        let start = out.len();
+        let (answer, end) = self.push_answered_at(bytes, out, start);
+        out.truncate(end);
+        answer
+    }
+
+    /// `push_answered` into a reused buffer: the output is written at the start of `out`,
+    /// whose bytes (any length) are scratch, and is `out[..n]` for the returned `n` (`out`
+    /// may stay longer: its zeroed room is not written again for the next chunk). `n` is 0
+    /// for `Verbatim`.
+    pub fn push_answered_over(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> (Answer, usize) {
+        self.push_answered_at(bytes, out, 0)
+    }
+
+    /// `push_answered` with the output written into `out` from `start` (bytes there and after
+    /// are scratch); returns where it ends (`start` for `Verbatim`).
+    fn push_answered_at(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> (Answer, usize) {
+        let mut at = 0;
+        let mut o = start;
+        let mut answered = false;
+        while at < bytes.len() {
+            let rest = &bytes[at..];
+            if let Some((used, end)) = self.answer_quiet(rest, out, o) {
+                answered = true;
+                if self.hint.as_ref().is_some_and(SseQuiet::verbatim) {
+                    if used == bytes.len() {
+                        self.quiet_chunks += 1;
+                        return (Answer::Verbatim, start);
+                    }
+                    grow_zeroed(out, o + used);
+                    o = put(out, o, &rest[..used]).unwrap_or(o);
+                } else {
+                    o = end;
+                }
+                at += used;
+                continue;
+            }
+            // The next event the plain way: the hint after it (there is one again once the
+            // parser is past a marker or a call's opening) answers the ones after it.
+            let n = rest.windows(2).position(|w| w == b"\n\n").map_or(rest.len(), |i| i + 2);
+            out.truncate(o);
+            if self.answer_shape(rest, n, out).is_none() {
+                self.push(&rest[..n], out);
+            }
+            o = out.len();
+            at += n;
+        }
+        self.quiet_chunks += answered as usize;
+        (Answer::Written, o)
+    }
+
+    /// The quiet answer for the longest run of whole events at the start of `bytes` that the
+    /// hint admits (see `push_answered`), written into `out` from `start` unless the hint is
+    /// verbatim (bytes there and after are overwritten; `out` grows, zeroed, when it is too
+    /// short): how many bytes of `bytes` it answered and where the output ends, or `None` when
+    /// the first event is not admitted, with nothing changed but `out` from `start`. Written
+    /// for the size-optimised wasm build, where every `Vec::push` is a call and a
+    /// `memory.copy` costs more than a short byte loop: the texts and the output are written
+    /// by index into zeroed room kept between chunks, short texts a byte at a time, and the
+    /// output between two texts (`output_joint`) is one copy per event.
+    fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> Option<(usize, usize)> {
+        let h = self.hint.as_ref()?;
+        let env = self.shape.as_ref()?;
+        if bytes.is_empty() {
+            return None;
+        }
+        let (ip, is) = (env.input_prefix(), env.input_suffix());
+        // The output template (`None`: verbatim).
+        let tpl = match h.template {
+            Some(i) => Some(env.templates.get(i)?),
+            None => None,
+        };
+        let verbatim = tpl.is_none();
+        let texts = &mut self.quiet_texts;
+        let texts_len = self.quiet_len;
+        let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts_len)?;
+        let stop = h.stop;
+        // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
+        // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
+        // `output_joint` (the first one `output_prefix` too).
+        grow_zeroed(texts, texts_len + bytes.len().min(room));
+        let mut t = texts_len;
+        let mut o = start;
+        if let Some(tpl) = tpl {
+            let grow = tpl.joint.len().saturating_sub(ip.len() + is.len());
+            grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + tpl.prefix.len());
+            o = put(out, o, tpl.prefix.as_bytes())?;
+        }
+        let mut at = 0;
+        // The events answered so far: where they end in `bytes`, in `texts` and in `out`, and
+        // whether their texts end inside an escape.
+        // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`) that the
+        // next byte closes, in this text or the next one; the parser holds it before the first
+        // text answered since the hint when `h.backslash`.
+        let mut done = (0, t, o, if texts_len == 0 { h.backslash } else { self.quiet_escape });
+        while same_bytes(&bytes[at..], ip) {
+            let body = &bytes[at + ip.len()..];
+            // The text up to its closing quote, escapes decoded into `texts` (and, unless
+            // verbatim, written to `out` as `push_json_string` writes them; the `\\` of an
+            // escape with the byte after it, as the parser sends it).
+            let mut len = 0;
+            let mut escape = done.3;
+            // Any decoded byte from 0x80 (then the text is checked to be UTF-8 as a whole).
+            let mut high = 0;
+            let fits = loop {
+                let Some(&b) = body.get(len) else { break false };
+                let (d, n) = match b {
+                    // A text may end inside an escape when it sends something before it (an
+                    // event whose arguments would be empty goes the plain way).
+                    b'"' => break !escape || !verbatim && t - done.1 > 1,
+                    b'\\' => match unescape_ascii(&body[len..]) {
+                        Some(e) => e,
+                        None => break false,
+                    },
+                    _ => (b, 1),
+                };
+                // A raw control character is no JSON; `stop.has` holds every byte from 0x80
+                // (raw UTF-8 of whole characters: the data is text and `"`, `\\` are ASCII).
+                if b < 0x20 || t - texts_len >= room {
+                    break false;
+                }
+                if escape {
+                    if !crate::quiet::is_simple_escape(d) {
+                        break false;
+                    }
+                    escape = false;
+                    if !verbatim {
+                        o = match put(out, o, b"\\\\") {
+                            Some(w) => w,
+                            None => break false,
+                        };
+                    }
+                } else if stop.has(d) {
+                    if d == b'\\' && h.escapes {
+                        escape = true;
+                    } else if d < 0x80 || !h.utf8 {
+                        break false;
+                    }
+                }
+                match texts.get_mut(t) {
+                    Some(slot) => *slot = d,
+                    None => break false,
+                }
+                high |= d;
+                t += 1;
+                len += n;
+                if !verbatim && !escape {
+                    let w = if crate::json::needs_escape(d) {
+                        let (e, k) = crate::json::escape_of(d);
+                        put(out, o, &e[..k])
+                    } else {
+                        out.get_mut(o).map(|slot| {
+                            *slot = d;
+                            o + 1
+                        })
+                    };
+                    o = match w {
+                        Some(w) => w,
+                        None => break false,
+                    };
+                }
+            };
+            // Raw non-ASCII bytes are whole characters only in valid UTF-8 (the plain path reads
+            // any other event its own way).
+            if !fits || !same_bytes(&body[len..], is) || high >= 0x80 && core::str::from_utf8(&texts[done.1..t]).is_err() {
+                break;
+            }
+            at += ip.len() + len + is.len();
+            let last = at >= bytes.len();
+            if let Some(tpl) = tpl {
+                // `joint` starts with the suffix: the event's output ends there.
+                let after = if last { tpl.suffix() } else { tpl.joint.as_bytes() };
+                let Some(end) = put(out, o, after) else { break };
+                done = (at, t, o + tpl.suffix_len, escape);
+                o = end;
+            } else {
+                done = (at, t, o, escape);
+            }
+            if last {
+                break;
+            }
+        }
+        let (used, t, end, escape) = done;
+        if used == 0 {
+            return None;
+        }
+        self.quiet_len = t;
+        self.quiet_escape = escape;
+        Some((used, end))
+    }
+
+    /// Hands the texts of answered events to the hinted choice's parser (their events left
+    /// out: the answers were them).
+    pub(super) fn flush_quiet(&mut self) {
+        if self.quiet_len == 0 {
+            return;
+        }
+        let slot = self.hint.as_ref().map(|h| h.slot);
+        if let Some(p) = slot.and_then(|s| self.choices.get_mut(s)).and_then(|c| c.parser.as_mut()) {
+            let mut events = 0;
+            // Whole decoded texts (see `quiet_texts`): valid UTF-8.
+            let texts = core::str::from_utf8(&self.quiet_texts[..self.quiet_len]).unwrap_or_default();
+            debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not UTF-8");
+            // The parser holds a `\\` the texts end with (`quiet_escape`): no event has it yet.
+            p.push_after_quiet_with(texts, texts.len() - usize::from(self.quiet_escape), |_| events += 1);
+            debug_assert!(events == 0, "quiet SSE texts gave {events} events");
+        } else {
+            debug_assert!(false, "quiet SSE texts without a hint");
+        }
+        self.hint = None;
+        if self.quiet_texts.capacity() > QUIET_TEXTS_KEEP {
+            self.quiet_texts = Vec::new();
+        }
+        self.quiet_len = 0;
+        self.quiet_escape = false;
+    }
+
+    /// How many chunks `push_answered` answered from the quiet-run hint (tests check that the
+    /// path is taken).
+    pub fn quiet_chunks(&self) -> usize {
+        self.quiet_chunks
+    }
+
+    /// How many events `push_answered` read as the last event's shape (see `Shape`; tests
+    /// check that the path is taken).
+    pub fn shape_events(&self) -> usize {
+        self.shape_events
+    }
+
+    /// The shape of a fast-path event (see `Shape`), when it has one: a string text went
+    /// to the choice's parser (no finish; `rewrite` reads the next texts as the cumulative
+    /// detection says), the event is its one `data` line.
+    pub(super) fn shape_of(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>) -> Option<Shape> {
+        let (Some(_), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
+        let raw = fast::get(&c.delta, "content")?;
+        let start = (raw.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
+        // One `data` line.
+        if ev.raw.len() != data.len() + 7 || ev.raw.get(6..6 + data.len()) != Some(data) || !ev.raw.starts_with("data: ") {
+            return None;
+        }
+        let st = &self.choices[slot];
+        if st.finished || st.parser.is_none() {
+            return None;
+        }
+        let mut event = String::with_capacity(ev.raw.len() + 1);
+        event.push_str(&ev.raw);
+        event.push('\n');
+        Some(Shape { slot, event, prefix_len: 6 + start + 1, suffix_at: 6 + start + raw.len() - 1, base_empty: c.delta.len() == 1, templates: Vec::new() })
+    }
+
+    /// The quiet-run hint (see `SseQuiet`) when choice `slot`'s parser is quiet after the
+    /// shape's event (texts as they come, or written from the template of their kind).
+    pub(super) fn hint_for(&mut self, slot: usize) -> Option<SseQuiet> {
+        if self.shape.as_ref()?.slot != slot {
+            return None;
+        }
+        let st = &self.choices[slot];
+        if !matches!(st.detection, CumulativeDetection::Delta) || st.finished {
+            return None;
+        }
+        let q = st.parser.as_ref()?.quiet()?;
+        let kind = match q.kind {
+            crate::QuietKind::Text => None,
+            crate::QuietKind::Reasoning => Some(PartKind::Reasoning),
+            crate::QuietKind::Args(i) => Some(PartKind::Args(st.wire.wire_of(i))),
+        };
+        let template = match kind {
+            Some(kind) => Some(self.template(kind)?),
+            None => None,
+        };
+        // The parser's stop bytes (and DEL) end a run in the decoded text (`answer_quiet`).
+        Some(SseQuiet { slot, template, stop: q.stop.or(crate::quiet::Stop(1 << 127)), budget: q.budget, escapes: q.stop.escapes(), utf8: q.utf8, backslash: q.backslash })
+    }
+
+    /// The shape's output template for a part of `kind` (made once: the event's output
+    /// for that part with `SENTINEL` for its text), or `None` when the part would not come
+    /// out as one event with its text in one place.
+    fn template(&mut self, kind: PartKind) -> Option<usize> {
+        let env = self.shape.as_ref()?;
+        if let Some(i) = env.templates.iter().position(|t| t.kind == kind) {
+            return Some(i);
+        }
+        let c = fast::read(env.data(), &mut self.prefix)?;
+        let part = match kind {
+            PartKind::Content => Part::Content(SENTINEL.into()),
+            PartKind::Reasoning => Part::Reasoning(SENTINEL.into()),
+            PartKind::Args(wire) => Part::Args { wire, text: SENTINEL.into() },
+        };
+        let mut t = Vec::new();
+        self.write_fast(&c, "", true, vec![part], None, Vec::new(), &mut t);
+        let t = String::from_utf8(t).ok()?;
+        let at = t.find(SENTINEL_ESCAPED)?;
+        if t[at + 1..].contains(SENTINEL_ESCAPED) {
+            return None;
+        }
+        let (prefix, suffix) = (&t[..at], &t[at + SENTINEL_ESCAPED.len()..]);
+        let mut joint = suffix.to_string();
+        joint.push_str(prefix);
+        let template = Template { kind, prefix: prefix.to_string(), joint, suffix_len: suffix.len() };
+        let env = self.shape.as_mut()?;
+        // A few kinds at a time (one per call of a long stream would pile up): the hint that
+        // holds an index is worked out anew after this.
+        if env.templates.len() >= MAX_TEMPLATES {
+            env.templates.clear();
+        }
+        env.templates.push(template);
+        Some(env.templates.len() - 1)
+    }
+
+    /// The event at the start of `bytes` (`n` bytes, its blank line included) when it is the
+    /// shape's event but for its content's string: the string decoded and fed to the parser,
+    /// the output written at `out`'s end as the plain path writes it (the event as it came, a
+    /// part of one kind from its template, or the parts in full), and the hint worked out
+    /// anew. `None`, with nothing changed, when the event is not such a one.
+    fn answer_shape(&mut self, bytes: &[u8], n: usize, out: &mut Vec<u8>) -> Option<()> {
+        let env = self.shape.as_ref()?;
+        let (ip, is) = (env.input_prefix(), env.input_suffix());
+        let event = bytes.get(..n)?;
+        let end = n.checked_sub(is.len())?;
+        // (Few events come this way: the slice comparisons are calls, not inlined loops.)
+        if end < ip.len() || event[..ip.len()] != *ip || event[end..] != *is {
+            return None;
+        }
+        // The string as the fast path reads it (escapes valid, no raw control character),
+        // ending where the suffix starts.
+        if fast::string(event, ip.len() - 1, true)? != end + 1 {
+            return None;
+        }
+        let body = core::str::from_utf8(&event[ip.len()..end]).ok()?;
+        let text = crate::json::unescape(body)?;
+        let (slot, base_empty) = (env.slot, env.base_empty);
+        self.flush_quiet();
+        let index = self.choices[slot].index;
+        let mut outs = Vec::new();
+        let (parts, finish_out, same) = self.rewrite(slot, index, Some(&text), None, &mut outs);
+        self.fast_events += 1;
+        self.shape_events += 1;
+        let kind = match parts.as_slice() {
+            [Part::Content(t)] => Some((PartKind::Content, t)),
+            [Part::Reasoning(t)] => Some((PartKind::Reasoning, t)),
+            [Part::Args { wire, text }] => Some((PartKind::Args(*wire), text)),
+            _ => None,
+        };
+        if same {
+            out.extend_from_slice(event);
+        } else if parts.is_empty() && outs.is_empty() && base_empty && finish_out.is_none() {
+            // Nothing to send (the parser holds the text).
+        } else if let (Some((kind, t)), true, None) = (kind, outs.is_empty(), &finish_out) {
+            match self.template(kind) {
+                Some(i) => {
+                    let tpl = &self.shape.as_ref()?.templates[i];
+                    let mut s = String::with_capacity(t.len() + 8);
+                    crate::json::push_json_string(&mut s, t);
+                    out.extend_from_slice(tpl.prefix.as_bytes());
+                    out.extend_from_slice(&s.as_bytes()[1..s.len() - 1]);
+                    out.extend_from_slice(tpl.suffix());
+                }
+                None => self.write_shape(parts, finish_out, outs, out),
+            }
+        } else {
+            self.write_shape(parts, finish_out, outs, out);
+        }
+        self.hint = self.hint_for(slot);
+        Some(())
+    }
+
+    /// Writes a shape event's parts in full (`write_fast` on the shape's fields).
+    fn write_shape(&mut self, parts: Vec<Part>, finish_out: Option<String>, outs: Vec<Out>, out: &mut Vec<u8>) {
+        let Some(env) = self.shape.as_ref() else { return };
+        // The shape's data was read by the fast path before: the same bytes read the same.
+        let c = fast::read(env.data(), &mut self.prefix);
+        debug_assert!(c.is_some(), "a shape's data not read again");
+        if let Some(c) = c {
+            self.write_fast(&c, "", true, parts, finish_out, outs, out);
+        }
+    }
+}
+
+/// True when `bytes` starts with `prefix`: 32 bytes a step (four words, one branch), then
+/// eight, then the last eight bytes again (overlapping) rather than a byte loop (the envelopes
+/// compared are about 200 bytes; in the size-optimised wasm build, `starts_with` and iterator
+/// adapters are calls and byte loops). The words are read from `as_chunks` arrays of equal
+/// length: no bounds check per word.
+#[inline(always)]
+fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
+    let n = prefix.len();
+    let Some(b) = bytes.get(..n) else { return false };
+    if n < 8 {
+        let mut i = 0;
+        while i < n {
+            if b[i] != prefix[i] {
+                return false;
+            }
+            i += 1;
+        }
+        return true;
+    }
+    let (words, _) = prefix.as_chunks::<8>();
+    let (others, _) = b.as_chunks::<8>();
+    let others = &others[..words.len()];
+    let w = |a: &[u8; 8], b: &[u8; 8]| u64::from_ne_bytes(*a) ^ u64::from_ne_bytes(*b);
+    let mut i = 0;
+    while i + 4 <= words.len() {
+        if w(&others[i], &words[i]) | w(&others[i + 1], &words[i + 1]) | w(&others[i + 2], &words[i + 2]) | w(&others[i + 3], &words[i + 3]) != 0 {
+            return false;
+        }
+        i += 4;
+    }
+    while i < words.len() {
+        if w(&others[i], &words[i]) != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    word(b, n - 8) == word(prefix, n - 8)
+}
+
+/// Zeros for `grow_zeroed`.
+static ZEROS: [u8; 1024] = [0; 1024];
+
+/// Makes `v` at least `len` long, appending zero bytes: whole copies of `ZEROS` (in the
+/// size-optimised wasm build `Vec::resize` writes a byte at a time).
+fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
+    let mut n = len.saturating_sub(v.len());
+    v.reserve(n);
+    while n > 0 {
+        let k = n.min(ZEROS.len());
+        v.extend_from_slice(&ZEROS[..k]);
+        n -= k;
+    }
+}
+
+/// Writes `src` into `v` at `at` (within its length); returns where it ends, `None` when it
+/// does not fit. A short `src` is written a byte at a time (cheaper than a `memory.copy`).
+#[inline(always)]
+fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
+    let end = at.checked_add(src.len())?;
+    let dst = v.get_mut(at..end)?;
+    if src.len() <= 16 {
+        let mut i = 0;
+        while i < src.len() {
+            dst[i] = src[i];
+            i += 1;
+        }
+    } else {
+        dst.copy_from_slice(src);
+    }
+    Some(end)
+}
+
+/// The JSON escape at the start of `raw` (`\\` then `"`, `\\`, `/`, `b`, `f`, `n`, `r`, `t`,
+/// or `u` and four hex digits below 0x80) as its ASCII byte and its length; `None` for any
+/// other escape (a non-ASCII `\\u`, a bad one).
+fn unescape_ascii(raw: &[u8]) -> Option<(u8, usize)> {
+    let e = *raw.get(1)?;
+    if e == b'u' {
+        let v = fast::hex4(raw, 2)?;
+        return (v < 0x80).then_some((v as u8, 6));
+    }
+    Some((crate::json::simple_escape_value(e)?, 2))
+}
+
+/// The eight bytes of `s` at `i`, as one word (0 past the end; callers stay within it).
+#[inline(always)]
+fn word(s: &[u8], i: usize) -> u64 {
+    crate::text::word_at(s, i).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_bytes_is_starts_with() {
+        let prefix: Vec<u8> = (0..90u8).map(|i| i.wrapping_mul(37)).collect();
+        for n in 0..prefix.len() {
+            let p = &prefix[..n];
+            assert!(same_bytes(&prefix, p), "length {n}");
+            assert!(!same_bytes(&prefix[..n.saturating_sub(1)], p) || n == 0, "length {n}: shorter bytes");
+            for at in 0..n {
+                let mut bytes = prefix.clone();
+                bytes[at] ^= 0x20;
+                assert!(!same_bytes(&bytes, p), "length {n}: a byte differs at {at}");
+            }
+        }
+    }
+}
