@@ -140,6 +140,8 @@ let inputSizeHint = 256;
 const INPUT_HINT_MAX = 1 << 14;
 /** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
 const HELD_MARKER = 4;
+/** The hint's kind when no event comes until a byte of the stop set (`ToolCallParser::held_run`). */
+const HELD_RUN = 5;
 
 /**
  * A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done.
@@ -153,7 +155,8 @@ const HELD_MARKER = 4;
  * before the next chunk that is not quiet (or at `finish`), marked as answered already, so the
  * core still sees every byte and leaves their events out. When all the core holds is a proper
  * prefix of a marker (`<too` of `<tool_call>`), the hint gives the bytes that continue it: a
- * chunk that continues it without completing it gives no event and waits too, fed as it is.
+ * chunk that continues it without completing it gives no event and waits too, fed as it is;
+ * so does ASCII inside a call's header string (the name, a key) short of its closing quote.
  */
 export class ToolCallParser {
   #wasm;
@@ -167,7 +170,8 @@ export class ToolCallParser {
   #mem = memoryBytes();
   /**
    * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
-   * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`).
+   * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`);
+   * `HELD_RUN`: the budget and the stop set of a header string no event comes from.
    */
   #quietAt = 0;
   #quietKind = 0;
@@ -181,7 +185,7 @@ export class ToolCallParser {
   #quietBackslash = false;
   /**
    * Bytes of pushes answered already (quiet ones, `#pendingBytes` of them) or held (continuing
-   * a held marker, `#heldBytes` of them, ASCII), not yet handed to the core: their UTF-8 waits
+   * a held marker or in a held run, `#heldBytes` of them, ASCII), not yet handed to the core: their UTF-8 waits
    * at the start of the input buffer, written there as the characters are checked (a cached
    * view: cheaper than a string of 4-character pieces flattened and encoded at the hand-off).
    * One kind at a time: a hint is renewed only by a call that takes all that waits.
@@ -207,8 +211,8 @@ export class ToolCallParser {
     }
     const n = chunk.length;
     // A hint means a live parser that takes input (`finish` and `free` clear it).
-    if (this.#quietKind === HELD_MARKER) {
-      if (n !== 0 && this.#continuesMarker(chunk)) {
+    if (this.#quietKind === HELD_MARKER || this.#quietKind === HELD_RUN) {
+      if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && (this.#quietKind === HELD_MARKER ? this.#continuesMarker(chunk) : this.#outsideStop(chunk))) {
         this.#heldBytes += n;
         return [];
       }
@@ -276,13 +280,26 @@ export class ToolCallParser {
    */
   #continuesMarker(chunk) {
     const n = chunk.length;
-    if (this.#heldBytes + n > this.#quietBudget) return false;
     const m = this.#view(n);
     const at = this.#quietIndex + this.#heldBytes;
     const to = this.#inputAt + this.#heldBytes;
     for (let i = 0; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c >= 0x80 || c !== m[at + i]) return false;
+      m[to + i] = c;
+    }
+    return true;
+  }
+
+  /** True when `chunk` is ASCII with no byte of the stop set (a held run, `HELD_RUN`); writes it. */
+  #outsideStop(chunk) {
+    const n = chunk.length;
+    const m = this.#view(n);
+    const stop = this.#stop;
+    const to = this.#inputAt + this.#heldBytes;
+    for (let i = 0; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c >= 0x80 || ((stop[c >> 5] >>> (c & 31)) & 1) !== 0) return false;
       m[to + i] = c;
     }
     return true;

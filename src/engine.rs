@@ -355,6 +355,19 @@ impl Engine {
         Some(&rest[..rest.len().min(room)]).filter(|r| !r.is_empty())
     }
 
+    /// In a payload with nothing held, the reader's `Reader::held_run`: the bytes that end it
+    /// and how many may come, cut to the bytes the reader may still see while no call started.
+    pub fn held_run(&self, sink: &Sink) -> Option<(Stop, usize)> {
+        if !matches!(self.mode, Mode::Payload) || !self.buf.is_empty() {
+            return None;
+        }
+        let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
+        let (stop, budget) = reader.held_run(sink)?;
+        let committed = sink.calls_started() > p.calls_at_start || reader.committed();
+        let room = if committed { budget } else { sink.limits.max_buffer_bytes.saturating_sub(p.held.len()) };
+        Some((stop, budget.min(room))).filter(|&(_, b)| b > 0)
+    }
+
     /// The reader holds the `\\` of an escape in an arguments string (`Reader::quiet_backslash`).
     pub fn quiet_backslash(&self) -> bool {
         matches!(self.mode, Mode::Payload) && self.reader.as_ref().is_some_and(|r| r.quiet_backslash())

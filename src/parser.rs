@@ -304,6 +304,17 @@ impl ToolCallParser {
         self.engine.held_marker(&self.sink)
     }
 
+    /// The held-run hint for the next input (`Reader::held_run`): the ASCII bytes that end a
+    /// run no event comes from (a header string) and the run's byte budget. A chunk of ASCII
+    /// bytes outside the set, within the budget, gives no event; a caller may hold it and push
+    /// it, not as answered, before the next one (the budget then is that much smaller).
+    pub fn held_run(&self) -> Option<(crate::quiet::Stop, usize)> {
+        if self.finished || !self.utf8.is_empty() {
+            return None;
+        }
+        self.engine.held_run(&self.sink)
+    }
+
     /// Like `push_into`, where the first `skipped` bytes of `chunk` were reported by the caller
     /// already, pushes answered by `quiet()` (each its own event of the promised kind): the
     /// events of those bytes are left out of `out`. `skipped` is at a char boundary.
@@ -509,6 +520,26 @@ mod tests {
         assert_eq!(p.held_marker(), Some(&b"ter"[..]));
         p.push("ter>\n</fun");
         assert_eq!(p.held_marker(), Some(&b"ction"[..]));
+    }
+
+    /// The held-run hint: inside a JSON call's name or key string, and a tag header of
+    /// Qwen3-Coder, within the name limit; none once the string closed.
+    #[test]
+    fn held_run_in_header_strings() {
+        let limits = |p: &ToolCallParser| p.sink.limits.max_name_bytes;
+        let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
+        p.push("<tool_call>{\"na");
+        let max = limits(&p);
+        assert_eq!(p.held_run(), Some((crate::quiet::Stop::JSON_STRING, max - 2)));
+        p.push("me\": \"get_w");
+        // The name counts its quotes: `"get_w` is 6 of its max + 2 bytes.
+        assert_eq!(p.held_run(), Some((crate::quiet::Stop::JSON_STRING, max + 2 - 6)));
+        assert_eq!(p.push("eath"), vec![]);
+        p.push("er\"");
+        assert_eq!(p.held_run(), None);
+        let mut p = ToolCallParser::new(&Options::new("qwen3_coder")).unwrap();
+        p.push("<tool_call>\n<function=get_");
+        assert!(p.held_run().is_some_and(|(stop, _)| stop.has(b'>') && !stop.has(b'w')));
     }
 
     #[test]

@@ -84,6 +84,15 @@ pub trait Reader {
         None
     }
 
+    /// When the reader holds nothing unconsumed and reads a part no event can come from until
+    /// one of the ASCII bytes of the set (a header string: the tool name, a key): the set and
+    /// how many bytes may come before a limit could be reached. Input of at most that many
+    /// ASCII bytes outside the set must be consumed with no event, the reader where that still
+    /// holds. `None` (the default) otherwise.
+    fn held_run(&self, _sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+        None
+    }
+
     /// In an arguments string forwarded raw (as `quiet` with `Stop::ESCAPES`), when the only
     /// thing held is the `\\` of an escape: input that starts with a simple-escape byte
     /// (`crate::quiet::is_simple_escape`) and whose rest that hint admits must be consumed

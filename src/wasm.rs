@@ -166,8 +166,9 @@ impl JsToolCallParser {
     /// escapes quiet, `Stop::ESCAPES`), and flags (bit 0: whole non-ASCII characters are quiet,
     /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Kind 4: a held marker
     /// (`ToolCallParser::held_marker`), the address and length of the bytes that continue it.
+    /// Kind 5: a held run (`ToolCallParser::held_run`), its budget and stop set as above.
     /// Renewed by every call that takes input; the package answers quiet pushes without
-    /// calling in (`pushInput`'s `skipped`) and holds pushes that continue a held marker.
+    /// calling in (`pushInput`'s `skipped`) and holds pushes that continue a held marker or run.
     #[wasm_bindgen(js_name = quietPtr)]
     pub fn quiet_ptr(&self) -> *const u32 {
         self.quiet.as_ptr()
@@ -178,6 +179,9 @@ impl JsToolCallParser {
         let Some(q) = self.inner.quiet() else {
             if let Some(rest) = self.inner.held_marker() {
                 self.quiet[..3].copy_from_slice(&[4, rest.as_ptr() as u32, rest.len() as u32]);
+            } else if let Some((stop, budget)) = self.inner.held_run() {
+                let stop = stop.0;
+                self.quiet[..7].copy_from_slice(&[5, 0, u32::try_from(budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32]);
             }
             return;
         };

@@ -199,6 +199,13 @@ impl Reader for CallsReader {
         matches!(self.part, ListPart::InObj { .. }) && self.obj.as_ref().is_some_and(|o| o.quiet_backslash())
     }
 
+    fn held_run(&self, sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+        match self.part {
+            ListPart::InObj { .. } => self.obj.as_ref()?.held_run(sink),
+            _ => None,
+        }
+    }
+
     fn reset(&mut self, bare: bool) -> bool {
         // Only a reader configured as `new` makes it (not `keep_nameless`, `without_collapse`).
         if self.keep_nameless || self.collapse == self.bare {
@@ -689,6 +696,18 @@ impl WrapperReader {
     /// See `Reader::quiet_backslash`.
     fn quiet_backslash(&self) -> bool {
         self.forwarding() && self.sc.held_backslash()
+    }
+
+    /// See `Reader::held_run`: inside a key string, or the tool name's string, plain: nothing
+    /// comes out until its closing `"` (or a `\\`, a control byte), within maxNameBytes.
+    fn held_run(&self, sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+        let max = sink.limits.max_name_bytes;
+        let room = match self.part {
+            ObjectPart::KeyStr if !self.key_escape => max.checked_sub(self.key.len())?,
+            ObjectPart::Value if self.role == Role::Name && self.sc.in_plain_string() => (max + 2).checked_sub(self.name_len)?,
+            _ => return None,
+        };
+        Some((crate::quiet::Stop::JSON_STRING, room))
     }
 
     /// Reading the arguments value, sent on as it comes.

@@ -277,7 +277,7 @@ impl SseQuiet {
 }
 
 /// The last event of a push, when it was a one-choice chat event of one `data` line whose
-/// string `content` went to the choice's parser (a delta stream, no finish): the next events
+/// string `content` went to the choice's parser (no finish): the next events
 /// that are the same bytes but for their content's string (`input_prefix` + string body +
 /// `input_suffix`) are read without the SSE decoder and the JSON reader, their texts fed to
 /// the parser (`answer_shape`), and the output parts of one kind written from a template.
@@ -313,6 +313,7 @@ impl Shape {
 /// The kind of an output part written from a template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PartKind {
+    Content,
     Reasoning,
     Args(usize),
 }
@@ -829,7 +830,8 @@ impl SseRewriter {
     }
 
     /// The shape of a fast-path event (see `Shape`), when it has one: a string text went
-    /// to the choice's parser (a delta stream, no finish), the event is its one `data` line.
+    /// to the choice's parser (no finish; `rewrite` reads the next texts as the cumulative
+    /// detection says), the event is its one `data` line.
     fn shape_of(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>) -> Option<Shape> {
         let (Some(_), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
         let raw = fast::get(&c.delta, "content")?;
@@ -839,7 +841,7 @@ impl SseRewriter {
             return None;
         }
         let st = &self.choices[slot];
-        if !matches!(st.detection, CumulativeDetection::Delta) || st.finished || st.parser.is_none() {
+        if st.finished || st.parser.is_none() {
             return None;
         }
         let mut event = String::with_capacity(ev.raw.len() + 1);
@@ -882,6 +884,7 @@ impl SseRewriter {
         }
         let c = fast::read(env.data(), &mut self.prefix)?;
         let part = match kind {
+            PartKind::Content => Part::Content(SENTINEL.into()),
             PartKind::Reasoning => Part::Reasoning(SENTINEL.into()),
             PartKind::Args(wire) => Part::Args { wire, text: SENTINEL.into() },
         };
@@ -935,6 +938,7 @@ impl SseRewriter {
         self.fast_events += 1;
         self.shape_events += 1;
         let kind = match parts.as_slice() {
+            [Part::Content(t)] => Some((PartKind::Content, t)),
             [Part::Reasoning(t)] => Some((PartKind::Reasoning, t)),
             [Part::Args { wire, text }] => Some((PartKind::Args(*wire), text)),
             _ => None,
@@ -1750,9 +1754,10 @@ mod tests {
     }
 
     /// Events that the quiet-run hint does not admit (markup, a call's header and end) but
-    /// that repeat the last event's bytes but for the text are read as its shape: the output
-    /// is the plain path's, event by event, and only the first events, the finish and
-    /// `[DONE]` take the plain path.
+    /// that repeat the last event's bytes but for the text are read as its shape (the second
+    /// text too, before the cumulative detection has decided): the output is the plain
+    /// path's, event by event, and only the first two events, the finish and `[DONE]` take
+    /// the plain path.
     #[test]
     fn events_of_the_same_shape_skip_the_plain_path() {
         let text = "Hi <b> there.<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"x y\", \"b\": [1, 2]}}\n</tool_call> Bye <tool";
@@ -1776,10 +1781,10 @@ mod tests {
         plain.finish(&mut want);
         shaped.finish(&mut got);
         assert_eq!(got, want);
-        // The role chunk, the first two texts (the cumulative detection), the finish and
-        // `[DONE]` go the plain way; quiet events are answered from the hint.
+        // The role chunk, the first text, the finish and `[DONE]` go the plain way; quiet
+        // events are answered from the hint.
         let (shape, quiet) = (shaped.shape_events(), shaped.quiet_chunks());
-        assert!(shape >= 10 && shape + quiet + 5 == events.len(), "{shape} shape + {quiet} quiet of {}", events.len());
+        assert!(shape >= 10 && shape + quiet + 4 == events.len(), "{shape} shape + {quiet} quiet of {}", events.len());
     }
 
     #[test]

@@ -275,7 +275,8 @@ pub fn check_pausing_push(f: &Fixture, events_once: usize) {
 /// hint admits is answered with the promised event and its bytes go in with the next real
 /// push (`push_after_quiet`), at most 64 KiB of them; a chunk that continues a held marker
 /// (`ToolCallParser::held_marker`) gives no event and goes in with the next real push, not as
-/// answered (the hint then is the rest of the marker). Asserts that every push (and the finish)
+/// answered (the hint then is the rest of the marker); so does a chunk the held-run hint
+/// admits (`ToolCallParser::held_run`). Asserts that every push (and the finish)
 /// gives exactly the events a plain parser gives for it; returns how many pushes were quiet.
 pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
     let mut plain = ToolCallParser::new(f.options()).unwrap();
@@ -284,6 +285,9 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
     // The held-marker hint: bytes that continue a held marker give no event and wait, fed
     // (not as answered) with the next push.
     let mut held = fast.held_marker().map(<[u8]>::to_vec);
+    // The held-run hint: ASCII bytes outside its set, within its budget, give no event and
+    // wait, fed (not as answered) with the next push.
+    let mut run = fast.held_run();
     let mut pending = String::new();
     // The bytes of `pending` answered from the quiet hint (held ones are not).
     let mut answered = 0;
@@ -296,6 +300,14 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
             pending.push_str(c);
             held = Some(rest[c.len()..].to_vec());
             assert_eq!(want, [], "{}: held-marker hint, push {n} ({c:?}) of {}", f.name, chunks.len());
+            continue;
+        }
+        if let Some((stop, budget)) = run.filter(|&(stop, budget)| !c.is_empty() && c.len() <= budget && c.bytes().all(|b| !stop.has(b))) {
+            assert!(hint.is_none() && held.is_none(), "{}: a quiet or held-marker hint with a held run", f.name);
+            quiet += 1;
+            pending.push_str(c);
+            run = Some((stop, budget - c.len()));
+            assert_eq!(want, [], "{}: held-run hint, push {n} ({c:?}) of {}", f.name, chunks.len());
             continue;
         }
         let got = match hint {
@@ -325,6 +337,7 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
                 answered = 0;
                 hint = fast.quiet();
                 held = fast.held_marker().map(<[u8]>::to_vec);
+                run = fast.held_run();
                 ev
             }
         };

@@ -108,9 +108,10 @@ test("a long argument in 4-byte chunks: deltas answered in JS, limits at the sam
   const xmlChunks = pieces(xml, 4);
   const before = calls;
   assert.ok(compare({ name: "qwen3_coder", options: { parser: "qwen3_coder" } }, xmlChunks, "4-character chunks") > (value.length / 4) * 0.9);
-  // The markup's chunks that continue a held marker (`<function=`, `</parameter>`, ...) wait in
-  // JS too (`Reader::held_marker`): 23 calls into the wasm without them, 16 with them.
-  assert.ok(calls - before <= 16, `${calls - before} qwen3_coder pushes into the wasm`);
+  // The markup's chunks that continue a held marker (`<function=`, `</parameter>`, ...) or
+  // stay inside a tag header (`write_file`) wait in JS too (`Reader::held_marker`,
+  // `Reader::held_run`): 23 calls into the wasm without them, 13 with them.
+  assert.ok(calls - before <= 13, `${calls - before} qwen3_coder pushes into the wasm`);
 });
 
 test("pushBytes and finish hand the waiting quiet characters to the core first", () => {
