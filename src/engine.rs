@@ -454,7 +454,7 @@ impl Engine {
             }
             pos = end;
             #[cfg(not(target_arch = "wasm32"))]
-            if self.pause && matches!(self.mode, Mode::Text { .. }) && sink.queued() >= PAUSE_EVENTS && sink.at_call_boundary() {
+            if sink.queued() >= PAUSE_EVENTS && self.pause && matches!(self.mode, Mode::Text { .. }) && sink.at_call_boundary() {
                 self.paused = true;
                 break;
             }

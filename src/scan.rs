@@ -190,7 +190,9 @@ impl MarkerSet {
         // One one-byte marker (pythonic's `[`): a byte that starts it is it (natively: the
         // wasm keeps one path).
         if cfg!(not(target_arch = "wasm32")) && self.longest == 1 && self.markers.len() == 1 {
-            return self.candidate(bytes, 0).map_or(Hit::None, |at| Hit::Found { at, idx: 0 });
+            let b = self.texts.as_bytes()[0];
+            let at = crate::text::scan_until(bytes, 0, |w| crate::text::word_eq_flags(w, b), |x| x == b);
+            return if at < bytes.len() { Hit::Found { at, idx: 0 } } else { Hit::None };
         }
         let mut i = 0;
         while let Some(at) = self.candidate(bytes, i) {
@@ -338,6 +340,8 @@ mod tests {
         assert_eq!(s.find("ab[c[", false), Hit::Found { at: 2, idx: 0 });
         assert_eq!(s.find("[", false), Hit::Found { at: 0, idx: 0 });
         assert_eq!(s.find("abcdefghijklmnopqrstuvwxyz[", false), Hit::Found { at: 26, idx: 0 });
+        assert_eq!(s.find("abcdéfgh[ijklmnopqrstuvwxyz[", false), Hit::Found { at: 9, idx: 0 });
+        assert_eq!(s.find("abcdefg[[ijklmnopqrstuvwxyz", false), Hit::Found { at: 7, idx: 0 });
         assert_eq!(s.find("abcdefghijklmnopqrstuvwxyz", false), Hit::None);
         assert_eq!(s.find("", true), Hit::None);
     }
