@@ -63,9 +63,6 @@ pub(crate) struct Emitter {
     /// next call's id counts on from them (calls are numbered in order).
     id_digits: String,
     id_index: Option<usize>,
-    /// The latest id `whole_call` wrote and its call index (`put_next_id`; `Prefixed` only).
-    #[cfg(not(target_arch = "wasm32"))]
-    whole_id: (String, Option<usize>),
     /// Where each consumed input byte went (off unless `record_spans`).
     acct: Accounting,
     /// Drop the whitespace that ends a reasoning block (Step-3.5).
@@ -104,8 +101,6 @@ impl Emitter {
             id_style,
             id_digits: String::new(),
             id_index: None,
-            #[cfg(not(target_arch = "wasm32"))]
-            whole_id: (String::new(), None),
             acct: Accounting::default(),
             strip_reasoning_tail: false,
             reasoning_ws: String::new(),
@@ -448,22 +443,11 @@ impl Emitter {
     pub fn whole_call(&mut self, index: usize, name: &str, args: core::ops::Range<usize>) {
         self.reasoning_ws.clear();
         let arguments = Str { start: args.start, end: args.end };
-        let id = match self.put_next_id(index) {
-            Some(id) => id,
-            None => {
-                let mut buf = core::mem::take(&mut self.buf);
-                let start = buf.len();
-                self.write_id(index, &mut buf);
-                self.buf = buf;
-                if self.id_style == IdStyle::Prefixed {
-                    let (text, at) = &mut self.whole_id;
-                    text.clear();
-                    text.push_str(&self.buf[start..]);
-                    *at = Some(index);
-                }
-                Str { start, end: self.buf.len() }
-            }
-        };
+        let mut buf = core::mem::take(&mut self.buf);
+        let start = buf.len();
+        self.write_id(index, &mut buf);
+        self.buf = buf;
+        let id = Str { start, end: self.buf.len() };
         let name = self.put(name);
         self.started = None;
         self.ends += 1;
@@ -486,26 +470,6 @@ impl Emitter {
         }
         let args = self.put(s);
         self.events.push(Queued::Delta { index, args });
-    }
-
-    /// `write_id` into the buffer in its usual case (natively, `whole_call`): a `Prefixed` id
-    /// that counts on from the latest whole call's (`whole_id`, which ends with its index's
-    /// digits) by its last digit (not a 9). `write_id` then formats its next id anew.
-    #[cfg(not(target_arch = "wasm32"))]
-    #[inline(always)]
-    fn put_next_id(&mut self, index: usize) -> Option<Str> {
-        let (text, at) = &mut self.whole_id;
-        let last = *text.as_bytes().last()?;
-        if last == b'9' || at.and_then(|i| i.checked_add(1)) != Some(index) {
-            return None;
-        }
-        text.truncate(text.len() - 1);
-        text.push(char::from(last + 1));
-        *at = Some(index);
-        self.id_index = None;
-        let start = self.buf.len();
-        self.buf.push_str(text);
-        Some(Str { start, end: self.buf.len() })
     }
 
     /// Appends the generated id of call `index` to `s`.
@@ -608,7 +572,7 @@ mod tests {
         }
     }
 
-    /// A whole call's id (`put_next_id`, else `write_id`) is the index formatted, as `start`'s.
+    /// A whole call's id is the index formatted, as `start`'s, whole calls and starts mixed.
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn whole_call_ids_count_on_as_formatted() {
