@@ -9,7 +9,9 @@
 //! Asserted, for every input: no panic; split invariance (chunked run == whole run, merged);
 //! `parse()` == stream + finish; held bytes within `hold_bound()` after every push; append-only
 //! arguments that form one JSON object; conservation (the byte accounting covers the decoded
-//! input exactly once, text/reasoning are exactly their spans' bytes, drops only by policy).
+//! input exactly once, text/reasoning are exactly their spans' bytes, drops only by policy);
+//! for a UTF-8 body repeated to hundreds of events, `push_with` (which drains at call ends
+//! inside a large chunk) gives `push_into`'s events and spans exactly.
 
 use toolwire::testing::{Expect, JsonScanner, Payload, Progress, is_valid_json, is_ws, nests_within};
 use toolwire::registry::Family;
@@ -138,6 +140,33 @@ pub fn check_engine(group: Group, data: &[u8]) {
     assert_eq!(merge(&whole), merge(&chunked), "split invariance");
     assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&whole), "parse() parity");
     assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&chunked), "merge rule of a chunking = parse()");
+    if let Ok(body) = core::str::from_utf8(case.body) {
+        check_pausing(&case.opts, body, whole.len());
+    }
+}
+
+/// `push_with` against `push_into` on `body` repeated until a push queues a few hundred events
+/// (`Engine::push_pausing` pauses at 256), at most 16 KiB: the same events and spans.
+fn check_pausing(opts: &Options, body: &str, events_once: usize) {
+    if body.is_empty() {
+        return;
+    }
+    let times = (300 / events_once.max(1) + 1).min(16 * 1024 / body.len()).min(400);
+    if times < 2 {
+        return;
+    }
+    let input = body.repeat(times);
+    let mut into = ToolCallParser::new(opts).unwrap();
+    let mut with = ToolCallParser::new(opts).unwrap();
+    into.record_spans();
+    with.record_spans();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    into.push_into(&input, &mut a);
+    into.finish_into(&mut a);
+    with.push_with(&input, |e| b.push(e.to_event()));
+    with.finish_with(|e| b.push(e.to_event()));
+    assert!(a == b, "push_with differs from push_into on the body {times} times");
+    assert_eq!(into.spans(), with.spans(), "push_with's spans differ on the body {times} times");
 }
 
 /// Merges adjacent text, reasoning and same-call deltas (the comparison form of invariant 1).
