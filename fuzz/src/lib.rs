@@ -155,18 +155,9 @@ fn check_pausing(opts: &Options, body: &str, events_once: usize) {
     if times < 2 {
         return;
     }
-    let input = body.repeat(times);
-    let mut into = ToolCallParser::new(opts).unwrap();
-    let mut with = ToolCallParser::new(opts).unwrap();
-    into.record_spans();
-    with.record_spans();
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    into.push_into(&input, &mut a);
-    into.finish_into(&mut a);
-    with.push_with(&input, |e| b.push(e.to_event()));
-    with.finish_with(|e| b.push(e.to_event()));
-    assert!(a == b, "push_with differs from push_into on the body {times} times");
-    assert_eq!(into.spans(), with.spans(), "push_with's spans differ on the body {times} times");
+    if let Err(e) = toolwire::testing::check_pausing_push(opts, &body.repeat(times)) {
+        panic!("{e} on the body {times} times");
+    }
 }
 
 /// Merges adjacent text, reasoning and same-call deltas (the comparison form of invariant 1).

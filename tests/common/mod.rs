@@ -257,18 +257,9 @@ pub fn stream_str(f: &Fixture, chunks: &[&str], hold_bound: usize) -> Vec<Event>
 /// through `push_into` (one drain): the events, unmerged, and the spans are the same.
 pub fn check_pausing_push(f: &Fixture, events_once: usize) {
     let times = (600 / events_once.max(1) + 1).min(400).min(200_000 / f.input.len().max(1)).max(2);
-    let input = f.input.repeat(times);
-    let mut into = ToolCallParser::new(f.options()).unwrap();
-    let mut with = ToolCallParser::new(f.options()).unwrap();
-    into.record_spans();
-    with.record_spans();
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    into.push_into(&input, &mut a);
-    into.finish_into(&mut a);
-    with.push_with(&input, |e| b.push(e.to_event()));
-    with.finish_with(|e| b.push(e.to_event()));
-    assert!(a == b, "{}: push_with differs from push_into on the input {times} times", f.name);
-    assert_eq!(into.spans(), with.spans(), "{}: push_with's spans differ on the input {times} times", f.name);
+    if let Err(e) = toolwire::testing::check_pausing_push(f.options(), &f.input.repeat(times)) {
+        panic!("{}: {e} on the input {times} times", f.name);
+    }
 }
 
 /// The JS package's quiet-run fast path (`ToolCallParser::quiet`), simulated: a chunk the
