@@ -63,6 +63,20 @@ struct PayloadState {
     at: usize,
 }
 
+impl PayloadState {
+    /// A call of this payload started, or its reader committed to one: the hold limit no
+    /// longer applies.
+    fn committed(&self, reader: &dyn Reader, sink: &Sink) -> bool {
+        sink.calls_started() > self.calls_at_start || reader.committed()
+    }
+
+    /// How many more bytes `reader` may see while the payload is not committed (the hold
+    /// limit, as `feed` caps it); `None` once it is.
+    fn room(&self, reader: &dyn Reader, sink: &Sink) -> Option<usize> {
+        (!self.committed(reader, sink)).then(|| sink.limits.max_buffer_bytes.saturating_sub(self.held.len()))
+    }
+}
+
 enum Mode {
     Text { reasoning: bool },
     Section,
@@ -348,10 +362,9 @@ impl Engine {
     /// `held_marker` in a payload: the reader's (`Reader::held_marker`), cut to the bytes the
     /// reader may still see while no call started (the hold limit, as `feed` caps it).
     fn payload_held_marker(&self, sink: &Sink) -> Option<&[u8]> {
-        let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
+        let reader = self.reader.as_deref()?;
         let rest = reader.held_marker(&self.buf)?;
-        let committed = sink.calls_started() > p.calls_at_start || reader.committed();
-        let room = if committed { rest.len() } else { sink.limits.max_buffer_bytes.saturating_sub(p.held.len() + self.buf.len()) };
+        let room = self.payload_state.room(reader, sink).map_or(rest.len(), |r| r.saturating_sub(self.buf.len()));
         Some(&rest[..rest.len().min(room)]).filter(|r| !r.is_empty())
     }
 
@@ -361,10 +374,9 @@ impl Engine {
         if !matches!(self.mode, Mode::Payload) || !self.buf.is_empty() {
             return None;
         }
-        let (p, reader) = (&self.payload_state, self.reader.as_ref()?);
+        let reader = self.reader.as_deref()?;
         let (stop, budget) = reader.held_run(sink)?;
-        let committed = sink.calls_started() > p.calls_at_start || reader.committed();
-        let room = if committed { budget } else { sink.limits.max_buffer_bytes.saturating_sub(p.held.len()) };
+        let room = self.payload_state.room(reader, sink).unwrap_or(budget);
         Some((stop, budget.min(room))).filter(|&(_, b)| b > 0)
     }
 
@@ -674,12 +686,9 @@ impl Engine {
                 };
                 // While no call started, the reader may see at most `room` more bytes, so that
                 // the hold limit is hit at the same byte whatever the chunking.
-                let committed_before = sink.calls_started() > p.calls_at_start || reader.committed();
-                let room = sink.limits.max_buffer_bytes.saturating_sub(p.held.len());
-                let (visible, capped) = if !committed_before && input.len() > room {
-                    (&input[..floor_char_boundary(input, room)], true)
-                } else {
-                    (input, false)
+                let (visible, capped) = match p.room(&**reader, sink) {
+                    Some(room) if input.len() > room => (&input[..floor_char_boundary(input, room)], true),
+                    _ => (input, false),
                 };
                 let ends_before = sink.calls_ended();
                 let step = reader.feed(visible, eof && !capped, sink);
@@ -691,7 +700,7 @@ impl Engine {
                 debug_assert!(sink.calls_ended() <= ends_before + 1, "a reader ended several calls in one step");
                 debug_assert!(!ended || !sink.output_since_end(), "a reader went on after ending a call in the same step");
                 let used = step.used.min(visible.len());
-                let committed = sink.calls_started() > p.calls_at_start || reader.committed();
+                let committed = p.committed(&**reader, sink);
                 if !committed {
                     p.held.push_str(&input[..used]);
                     if capped && step.status == Status::Partial {
