@@ -278,11 +278,7 @@ impl Reader for CallsReader {
         if b.get(at) != Some(&b'{') || at >= room {
             return None;
         }
-        let mut sc = JsonScanner::new(Expect::Object, sink.limits.depth());
-        let (used, r) = sc.feed(&input[at..], None);
-        if r != Ok(Progress::Done) || used > sink.limits.max_args_bytes {
-            return None;
-        }
+        let used = JsonScanner::whole_object(&input[at..], sink.limits.depth()).filter(|&n| n <= sink.limits.max_args_bytes)?;
         i = skip_ws(input, at + used);
         if b.get(i) != Some(&b'}') {
             return None;

@@ -587,11 +587,7 @@ impl Reader for MistralReader {
         if input.as_bytes().get(i) != Some(&b'{') || i >= room {
             return None;
         }
-        let mut sc = JsonScanner::new(Expect::Object, sink.limits.depth());
-        let (used, r) = sc.feed(&input[i..], None);
-        if r != Ok(Progress::Done) || used > sink.limits.max_args_bytes {
-            return None;
-        }
+        let used = JsonScanner::whole_object(&input[i..], sink.limits.depth()).filter(|&n| n <= sink.limits.max_args_bytes)?;
         sink.whole_call(&input[..name_end], &input[i..i + used]);
         Some(i + used)
     }

@@ -173,6 +173,16 @@ impl Clone for JsonScanner {
 }
 
 impl JsonScanner {
+    /// The length of the JSON object that starts `input` when it is complete there and within
+    /// `max_depth`, read strictly (no repair); `None` otherwise. What a reader that reads a
+    /// call whole (`Reader::whole`, native only) takes as its arguments.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    pub fn whole_object(input: &str, max_depth: usize) -> Option<usize> {
+        let (used, r) = JsonScanner::new(Expect::Object, max_depth).feed(input, None);
+        (r == Ok(Progress::Done)).then_some(used)
+    }
+
     pub fn new(expect: Expect, max_depth: usize) -> Self {
         JsonScanner { stack: Containers::default(), place: Place::Start, expect, max_depth, repair: false, repairs: 0 }
     }

@@ -390,11 +390,7 @@ impl Sink {
     #[inline]
     fn whole_call_at(&mut self, name: &str, args: core::ops::Range<usize>) -> usize {
         debug_assert!(
-            {
-                let args = &self.out.scratch()[args.clone()];
-                let mut sc = JsonScanner::new(crate::json::scanner::Expect::Object, self.limits.depth());
-                sc.feed(args, None) == (args.len(), Ok(crate::json::scanner::Progress::Done))
-            },
+            JsonScanner::whole_object(&self.out.scratch()[args.clone()], self.limits.depth()) == Some(args.len()),
             "whole arguments are not one complete JSON object within maxDepth"
         );
         let index = self.calls;
