@@ -150,6 +150,13 @@ pub struct JsToolCallParser {
     quiet: [u32; 8],
 }
 
+/// The quiet-run hint's eight words (see `quietPtr`): the kind, the call index, the byte budget
+/// (at most `u32::MAX`), the stop set in four words, the flags.
+fn hint_words(kind: u32, index: u32, budget: usize, stop: crate::quiet::Stop, flags: u32) -> [u32; 8] {
+    let s = stop.0;
+    [kind, index, u32::try_from(budget).unwrap_or(u32::MAX), s as u32, (s >> 32) as u32, (s >> 64) as u32, (s >> 96) as u32, flags]
+}
+
 #[wasm_bindgen(js_class = ToolCallParser)]
 impl JsToolCallParser {
     #[wasm_bindgen(constructor)]
@@ -180,8 +187,7 @@ impl JsToolCallParser {
             if let Some(rest) = self.inner.held_marker() {
                 self.quiet[..3].copy_from_slice(&[4, rest.as_ptr() as u32, rest.len() as u32]);
             } else if let Some((stop, budget)) = self.inner.held_run() {
-                let stop = stop.0;
-                self.quiet[..7].copy_from_slice(&[5, 0, u32::try_from(budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32]);
+                self.quiet = hint_words(5, 0, budget, stop, 0);
             }
             return;
         };
@@ -193,8 +199,7 @@ impl JsToolCallParser {
         if index == u32::MAX {
             return;
         }
-        let stop = q.stop.0;
-        self.quiet = [kind, index, u32::try_from(q.budget).unwrap_or(u32::MAX), stop as u32, (stop >> 32) as u32, (stop >> 64) as u32, (stop >> 96) as u32, u32::from(q.utf8) | u32::from(q.backslash) << 1];
+        self.quiet = hint_words(kind, index, q.budget, q.stop, u32::from(q.utf8) | u32::from(q.backslash) << 1);
     }
 
     /// The resolved parser id (useful with `parser: "auto"`).
