@@ -138,7 +138,7 @@ pub mod testing {
     pub use crate::schema::number::Decimal;
     pub use crate::schema::validate::{validate, Check};
     #[cfg(feature = "spans")]
-    pub use crate::spans::{check_conservation, check_pausing_push};
+    pub use crate::spans::{check_conservation, check_pausing_push, check_recycled};
     pub use crate::syntax::Payload;
     pub use crate::tools::Tools;
 }
