@@ -48,7 +48,9 @@ export class ToolCallStream extends TransformStream<string | Uint8Array, ToolCal
  * bytes), the same stream out with each choice's text split into `content`,
  * `reasoning_content` and `tool_calls` deltas. Everything else passes through.
  * Throws at construction on unknown options. Chunks the rewrite leaves as they came are
- * passed on themselves; rewritten chunks are views of shared slabs (see `SseRewriter`).
+ * passed on themselves; rewritten chunks are views of shared slabs (see `SseRewriter`). The
+ * readable side queues one rewritten chunk (`highWaterMark` 1): a chunk is rewritten when it
+ * arrives.
  */
 export class SseRewriteStream extends TransformStream<Uint8Array | ArrayBuffer | ArrayBufferView | string, Uint8Array> {
   constructor(options?: SseRewriteOptions | string);

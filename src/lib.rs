@@ -133,12 +133,4 @@ pub mod registry {
 /// Internals for the crate's own tests, benches, fuzz targets and examples. Not API: hidden
 /// from the docs and free to change in any release.
 #[doc(hidden)]
-pub mod testing {
-    pub use crate::json::scanner::{is_valid_json, is_ws, nests_within, Expect, JsonError, JsonScanner, Progress};
-    pub use crate::schema::number::Decimal;
-    pub use crate::schema::validate::{validate, Check};
-    #[cfg(feature = "spans")]
-    pub use crate::spans::{check_conservation, check_pausing_push, check_recycled};
-    pub use crate::syntax::Payload;
-    pub use crate::tools::Tools;
-}
+pub mod testing;
