@@ -138,6 +138,17 @@ const PENDING_MAX = 1 << 16;
 /** The input buffer size a new parser starts with: the largest one recent parsers needed. */
 let inputSizeHint = 256;
 const INPUT_HINT_MAX = 1 << 14;
+/**
+ * Freed parsers' wasm objects, for the next parsers to take (`renew`: a parser exactly as new,
+ * its buffers' allocations kept, `ToolCallParser::recycle` in src/parser.rs: a program builds
+ * a parser per reply). Flat: the wasm object, its input buffer's address and size (0 and 0:
+ * none). At most `POOL_MAX` of them, none with an input buffer over `SPARE_MAX_BYTES` (the
+ * core keeps no buffer over that size either).
+ */
+const pool = [];
+const POOL_MAX = 4;
+const SPARE_MAX_BYTES = 1 << 16;
+
 /** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
 const HELD_MARKER = 4;
 /** The hint's kind when no event comes until a byte of the stop set (`ToolCallParser::held_run`). */
@@ -194,7 +205,24 @@ export class ToolCallParser {
   #heldBytes = 0;
 
   constructor(options) {
-    this.#wasm = new WasmParser(parserOptionsJson(options));
+    const json = parserOptionsJson(options);
+    if (pool.length === 0) {
+      this.#wasm = new WasmParser(json);
+    } else {
+      // A freed parser's wasm object, made what `new WasmParser(json)` makes (or left in the pool when `json` is refused).
+      const size = pool.pop();
+      const at = pool.pop();
+      const wasm = pool.pop();
+      try {
+        wasm.renew(json);
+      } catch (e) {
+        pool.push(wasm, at, size);
+        throw e;
+      }
+      this.#wasm = wasm;
+      this.#inputAt = at;
+      this.#inputSize = size;
+    }
     this.#quietAt = this.#wasm.quietPtr() >>> 2;
     this.#readQuiet();
   }
@@ -406,11 +434,20 @@ export class ToolCallParser {
     return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
   }
 
-  /** Releases the wasm memory; the parser cannot be used afterwards. Safe to call twice. */
+  /**
+   * Releases the wasm memory (or hands it to the next parser: `pool`); the parser cannot be
+   * used afterwards. Safe to call twice.
+   */
   free() {
-    this.#wasm?.free();
+    const wasm = this.#wasm;
+    if (wasm === undefined) return;
     this.#wasm = undefined;
     this.#quietKind = 0;
+    if (pool.length < POOL_MAX * 3 && this.#inputSize <= SPARE_MAX_BYTES) {
+      pool.push(wasm, this.#inputAt, this.#inputSize);
+    } else {
+      wasm.free();
+    }
   }
 
   #live() {

@@ -228,6 +228,21 @@ impl Sets {
 }
 
 impl Engine {
+    /// Takes over `old`'s buffers, cleared (`ToolCallParser::recycle`; this engine is new), and
+    /// when both read the same payload (`same_payload`: the caller knows) its spare payload
+    /// reader (the family's, kept after a payload ended: `after_payload`): what a payload
+    /// after the first finds (`open_payload` resets it). A reader in a payload (a call left
+    /// open) is not taken.
+    pub fn recycle(&mut self, old: &mut Engine, same_payload: bool) {
+        use crate::small::Spare;
+        self.buf.spare(&mut old.buf);
+        self.markup.text.spare(&mut old.markup.text);
+        if same_payload && self.reader.is_none() && old.payload_state.main && !matches!(old.mode, Mode::Payload) {
+            self.reader = old.reader.take();
+            self.reader_bare = old.reader_bare;
+        }
+    }
+
     /// `reasoning` (a reasoning parser) takes precedence over the format's own `syntax.reasoning`;
     /// `thinking` is the option that, with the chosen markers' [`Thinking`], sets the start state.
     pub fn new(syntax: &Syntax, reasoning: Option<&Reasoning>, thinking: Option<bool>) -> Engine {

@@ -190,6 +190,8 @@ fn resolve_reasoning(name: Option<&str>) -> Result<Option<&'static Reasoning<'st
 /// merged events.
 pub struct ToolCallParser {
     family: &'static Family,
+    /// The engine reads the family's own payload (`family.syntax.payload`), not a template's.
+    own_payload: bool,
     engine: Engine,
     sink: Sink,
     utf8: Utf8Decoder,
@@ -224,7 +226,9 @@ impl ToolCallParser {
         // calls but no bare opening marker of their own.
         let syntax = &family.syntax;
         let bare_json = policy.bare_json && syntax.bare.is_empty() && !matches!(syntax.payload, Payload::None);
-        let mut engine = match crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)? {
+        let templated = crate::template::engine(family, opts.template.as_ref(), reasoning, opts.thinking).map_err(Error)?;
+        let own_payload = templated.is_none();
+        let mut engine = match templated {
             Some(e) => e,
             None => Engine::for_family(&family.syntax, reasoning, opts.thinking, bare_json),
         };
@@ -233,7 +237,19 @@ impl ToolCallParser {
         let mut sink = Sink::new(opts.limits.clone(), tools, prefix, family.id_style);
         sink.strip_reasoning_tail(reasoning.is_some_and(|r| r.strip_tail));
         sink.keep = policy.keep;
-        Ok(ToolCallParser { family, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false })
+        Ok(ToolCallParser { family, own_payload, engine, sink, utf8: Utf8Decoder::new(), scratch: String::new(), finished: false })
+    }
+
+    /// Gives this parser, new (`new`, `with_tools`), the allocations of `old`'s buffers
+    /// (`old` in any state, from any options), cleared, up to 64 KiB each, and `old`'s spare
+    /// payload reader when both read the same family's own payload (`Engine::recycle`): this
+    /// parser stays what it was (a reader is reset for every payload after the first anyway),
+    /// only its buffers do not grow from empty again. For a host that builds a parser per
+    /// reply (the package's pool).
+    pub fn recycle(&mut self, mut old: ToolCallParser) {
+        let same_payload = core::ptr::eq(self.family, old.family) && self.own_payload && old.own_payload;
+        self.engine.recycle(&mut old.engine, same_payload);
+        self.sink.recycle(&mut old.sink);
     }
 
     /// The resolved family id.

@@ -27,6 +27,35 @@ pub fn join<S: AsRef<str>>(items: &[S], sep: &str) -> String {
     out
 }
 
+/// The largest allocation, in bytes, a buffer hands on to a new parser (`Spare`,
+/// `ToolCallParser::recycle`): a pool of parsers keeps at most this much per buffer.
+pub(crate) const SPARE_MAX_BYTES: usize = 64 * 1024;
+
+/// A buffer of a new parser that takes over an old one's allocation, cleared
+/// (`ToolCallParser::recycle`): it holds what it held (nothing), only its capacity grows.
+pub(crate) trait Spare {
+    /// Swaps in `old`'s allocation, cleared, when it is larger and at most `SPARE_MAX_BYTES`.
+    fn spare(&mut self, old: &mut Self);
+}
+
+impl<T> Spare for Vec<T> {
+    fn spare(&mut self, old: &mut Self) {
+        if self.is_empty() && old.capacity() > self.capacity() && old.capacity().saturating_mul(core::mem::size_of::<T>()) <= SPARE_MAX_BYTES {
+            old.clear();
+            core::mem::swap(self, old);
+        }
+    }
+}
+
+impl Spare for String {
+    fn spare(&mut self, old: &mut Self) {
+        if self.is_empty() && old.capacity() > self.capacity() && old.capacity() <= SPARE_MAX_BYTES {
+            old.clear();
+            core::mem::swap(self, old);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[allow(unused_imports)]

@@ -36,3 +36,47 @@ pub fn check_pausing_push(opts: &crate::parser::Options, input: &str) -> Result<
     }
     Ok(())
 }
+
+/// `ToolCallParser::recycle` against a new parser: for each of `before` (options, an input
+/// and whether the parser was finished: a parser left in any state, a call open or not), a
+/// new parser for `opts` given that parser's buffers reads `input` (whole, and in 3-byte
+/// pieces) to exactly a new parser's events and spans. Used by the fixture harness and the
+/// engine fuzz targets.
+#[cfg(feature = "spans")]
+pub fn check_recycled(opts: &crate::parser::Options, input: &str, before: &[(&crate::parser::Options, &str, bool)]) -> Result<(), String> {
+    use crate::parser::ToolCallParser;
+    let run = |p: &mut ToolCallParser, piece: usize| {
+        p.record_spans();
+        let (mut out, mut rest) = (Vec::new(), input);
+        while !rest.is_empty() {
+            let mut n = piece.min(rest.len());
+            while !rest.is_char_boundary(n) {
+                n += 1;
+            }
+            p.push_into(&rest[..n], &mut out);
+            rest = &rest[n..];
+        }
+        p.finish_into(&mut out);
+        (out, p.spans().to_vec())
+    };
+    for piece in [usize::MAX, 3] {
+        let want = run(&mut ToolCallParser::new(opts).map_err(|e| e.0)?, piece);
+        for (i, (old_opts, old_input, finish)) in before.iter().enumerate() {
+            let mut old = ToolCallParser::new(old_opts).map_err(|e| e.0)?;
+            let _ = old.push(old_input);
+            if *finish {
+                let _ = old.finish();
+            }
+            let mut p = ToolCallParser::new(opts).map_err(|e| e.0)?;
+            p.recycle(old);
+            let got = run(&mut p, piece);
+            if got.0 != want.0 {
+                return Err(format!("recycled from parser {i} of before, pieces of {piece}: events {:?}, a new parser's {:?}", got.0, want.0));
+            }
+            if got.1 != want.1 {
+                return Err(format!("recycled from parser {i} of before, pieces of {piece}: spans {:?}, a new parser's {:?}", got.1, want.1));
+            }
+        }
+    }
+    Ok(())
+}

@@ -60,6 +60,7 @@ static PREPARED: Single<Option<alloc::rc::Rc<Prepared>>> = Single::new(None);
 /// does not depend on anything else), so building a parser with the options of the previous
 /// one skips the JSON, the schemas and the patterns; the parser gets `Tools::fresh` (its own
 /// notes).
+#[inline(never)]
 fn parser_for(json: &str) -> Result<ToolCallParser, JsError> {
     let last = PREPARED.0.borrow().clone().filter(|p| p.json == json);
     let p = match last {
@@ -165,6 +166,20 @@ impl JsToolCallParser {
         let mut p = JsToolCallParser { inner, input: Vec::new(), output: String::new(), quiet: [0; 8] };
         p.set_quiet();
         Ok(p)
+    }
+
+    /// Makes this parser what `new(opts)` makes, keeping its buffers' allocations (up to 64
+    /// KiB each: `ToolCallParser::recycle`; the input buffer whatever its size: the package
+    /// pools no parser whose input buffer is larger): the package's pool of freed parsers. On
+    /// an error the parser is left as it was.
+    pub fn renew(&mut self, opts: &str) -> Result<(), JsError> {
+        let old = core::mem::replace(&mut self.inner, parser_for(opts)?);
+        self.inner.recycle(old);
+        if self.output.capacity() > crate::small::SPARE_MAX_BYTES {
+            self.output = String::new();
+        }
+        self.set_quiet();
+        Ok(())
     }
 
     /// Where the quiet-run hint (`crate::quiet`) is, as eight u32: the kind (0 none, 1 text,

@@ -15,6 +15,7 @@ mod common;
 use common::data::{self, StdFs};
 use common::*;
 use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 fn main() {
@@ -28,8 +29,12 @@ fn main() {
     }
     let quiet_cases: Vec<Fixture> = cases.iter().filter(|c| QUIET_RUNS.iter().any(|(n, _)| *n == c.name)).map(fixture).collect();
     trials.push(Trial::test("meta/quiet-runs-fire", move || check_quiet_runs(&quiet_cases)));
+    // Each case also read by a parser recycled from one that read the case before it (`check_recycled`).
+    let mut previous: Option<(String, Value, String)> = None;
     for case in cases {
-        trials.push(Trial::test(case.name.clone(), move || run_case(case, update)));
+        let before = previous.take();
+        previous = case.options.clone().ok().map(|o| (case.name.clone(), o, case.input.clone()));
+        trials.push(Trial::test(case.name.clone(), move || run_case(case, before, update)));
     }
 
     let required: BTreeSet<String> = required_names().into_iter().collect();
@@ -131,10 +136,18 @@ fn run_vector(f: Fixture) -> Result<(), Failed> {
     check_expectations(&f, &result).map_err(|e| format!("{e}\ninput: {:?}\n(where we differ on purpose: tests/corpus/deviations.json, keyed by this test's name)", f.input).into())
 }
 
-fn run_case(case: data::Case, update: bool) -> Result<(), Failed> {
+/// `before`: the case before this one (name, options, input), read first by the parser this
+/// case's recycled parser gets its buffers from (`check_recycled`; finished and left open).
+fn run_case(case: data::Case, before: Option<(String, Value, String)>, update: bool) -> Result<(), Failed> {
     let options = case.options.map_err(|e| format!("tests/data/{}.expect: {e}", case.name))?;
     let f = Fixture { name: case.name.clone(), input: case.input, options, ..Default::default() };
     let (_, events) = drive(&f)?;
+    if let Some((name, options, input)) = before {
+        let other = Fixture { name, input, options, ..Default::default() };
+        let half = &other.input[..(0..=other.input.len() / 2).rev().find(|&n| other.input.is_char_boundary(n)).unwrap_or(0)];
+        std::panic::catch_unwind(|| check_recycled(&f, &[(other.options(), &other.input, true), (other.options(), half, false)]))
+            .map_err(|e| Failed::from(format!("recycled after {}: {:?}", other.name, e.downcast_ref::<String>())))?;
+    }
     let got = data::render_events(&events);
     let missing = case.expect.is_none();
     let expect = case.expect.unwrap_or_default();

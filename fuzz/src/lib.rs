@@ -142,6 +142,20 @@ pub fn check_engine(group: Group, data: &[u8]) {
     assert_eq!(toolwire::parse(&text, &case.opts).unwrap(), ParseResult::from_events(&chunked), "merge rule of a chunking = parse()");
     if let Ok(body) = core::str::from_utf8(case.body) {
         check_pausing(&case.opts, body, whole.len());
+        check_recycled(&case.opts, body);
+    }
+}
+
+/// `ToolCallParser::recycle`: `body` read by a parser given the buffers (and the spare payload
+/// reader) of a parser that read it whole and finished, or its first half and was left open:
+/// a new parser's events and spans.
+fn check_recycled(opts: &Options, body: &str) {
+    let mut half = body.len() / 2;
+    while !body.is_char_boundary(half) {
+        half -= 1;
+    }
+    if let Err(e) = toolwire::testing::check_recycled(opts, body, &[(opts, body, true), (opts, &body[..half], false)]) {
+        panic!("{e}");
     }
 }
 

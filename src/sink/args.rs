@@ -35,6 +35,11 @@ pub(crate) struct ArgsGuard {
 }
 
 impl ArgsGuard {
+    /// Takes over `old`'s text buffer, cleared (`ToolCallParser::recycle`; this guard is new).
+    pub fn recycle(&mut self, old: &mut ArgsGuard) {
+        crate::small::Spare::spare(&mut self.text, &mut old.text);
+    }
+
     /// Arguments nesting at most `max_depth` levels, the object itself counting as one (the
     /// depth `Limits::max_depth` means for every reader).
     pub fn new(max_depth: usize) -> ArgsGuard {

@@ -11,6 +11,7 @@
 use crate::prelude::*;
 use crate::event::{EventRef, Label};
 use crate::spans::{Accounting, Span, SpanKind};
+use crate::small::Spare;
 
 /// How call ids are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +92,12 @@ pub(crate) struct Emitter {
 }
 
 impl Emitter {
+    /// Takes over `old`'s buffers, cleared (`ToolCallParser::recycle`; this emitter is new).
+    pub fn recycle(&mut self, old: &mut Emitter) {
+        self.events.spare(&mut old.events);
+        self.buf.spare(&mut old.buf);
+    }
+
     pub fn new(id_prefix: String, id_style: IdStyle) -> Emitter {
         Emitter {
             events: Vec::new(),

@@ -70,6 +70,16 @@ pub struct Sink {
 }
 
 impl Sink {
+    /// Takes over `old`'s buffers, cleared (`ToolCallParser::recycle`; this sink is new).
+    pub fn recycle(&mut self, old: &mut Sink) {
+        use crate::small::Spare;
+        self.out.recycle(&mut old.out);
+        let (call, old) = (&mut self.call, &mut old.call);
+        call.id.spare(&mut old.id);
+        call.name.spare(&mut old.name);
+        call.args.recycle(&mut old.args);
+    }
+
     pub fn new(limits: Limits, tools: Option<Tools>, id_prefix: String, id_style: IdStyle) -> Self {
         let call = OpenCall { index: 0, id: String::new(), name: String::new(), args: ArgsGuard::new(limits.depth()), coerced: Vec::new() };
         Sink {

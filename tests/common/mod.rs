@@ -262,6 +262,38 @@ pub fn check_pausing_push(f: &Fixture, events_once: usize) {
     }
 }
 
+/// A Hermes call with a 2 KB string argument: a parser that read it has grown buffers and
+/// a JSON calls reader (`check_recycled`).
+fn big_hermes_call() -> String {
+    format!("Let me check. <tool_call>{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"{}\", \"days\": 3}}}}</tool_call> Done.", "Paris \\\"x\\\" é ".repeat(200))
+}
+
+/// `ToolCallParser::recycle` (the package's pool of freed parsers): the fixture read by a new
+/// parser given the buffers of a parser that read, with the fixture's options, the fixture
+/// whole and finished, its first half and its first two thirds (left open: a call may be
+/// open), and a 2 KB Hermes call with Hermes' options (finished and open), plus `others`
+/// (options, input, finished), must give a new parser's events and spans.
+pub fn check_recycled(f: &Fixture, others: &[(&Options, &str, bool)]) {
+    let opts = f.options();
+    let input = f.input.as_str();
+    let cut = |n: usize| cut_str(input, n);
+    let hermes = Options::from_json(&tw(&serde_json::json!({ "parser": "hermes" }))).unwrap();
+    let big = big_hermes_call();
+    let mut before: Vec<(&Options, &str, bool)> = vec![(opts, input, true), (opts, cut(input.len() / 2), false), (opts, cut(input.len() * 2 / 3), false), (&hermes, &big, true), (&hermes, cut_str(&big, big.len() / 2), false)];
+    before.extend_from_slice(others);
+    if let Err(e) = toolwire::testing::check_recycled(opts, input, &before) {
+        panic!("{}: {e}", f.name);
+    }
+}
+
+/// `s`'s first `n` bytes, fewer to end at a char boundary.
+fn cut_str(s: &str, mut n: usize) -> &str {
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    &s[..n]
+}
+
 /// The JS package's quiet-run fast path (`ToolCallParser::quiet`), simulated: a chunk the
 /// hint admits is answered with the promised event and its bytes go in with the next real
 /// push (`push_after_quiet`), at most 64 KiB of them; a chunk that continues a held marker
@@ -513,6 +545,7 @@ pub fn run_all_drivers(f: &Fixture, hold_bound: usize) -> (ParseResult, Vec<Even
     assert_eq!(whole, merge_rule(&streamed), "{}: the merge rule differs from parse()", f.name);
     let reference = merge(&streamed);
     check_pausing_push(f, streamed.len());
+    check_recycled(f, &[]);
     let check = |ev: &[Event], how: &str| {
         assert_eq!(merge(ev), reference, "{}: {how} changes the events", f.name);
         assert_eq!(merge_rule(ev), whole, "{}: {how}: merging the events by the rule differs from parse()", f.name);
