@@ -142,8 +142,9 @@ const INPUT_HINT_MAX = 1 << 14;
  * Freed parsers' wasm objects, for the next parsers to take (`renew`: a parser exactly as new,
  * its buffers' allocations kept, `ToolCallParser::recycle` in src/parser.rs: a program builds
  * a parser per reply). Flat: the wasm object, its input buffer's address and size (0 and 0:
- * none). At most `POOL_MAX` of them, none with an input buffer over `SPARE_MAX_BYTES` (the
- * core keeps no buffer over that size either).
+ * none). At most `POOL_MAX` of them, none that read more than `SPARE_MAX_BYTES` of input or has
+ * an input buffer over that size (so a pooled parser's buffers are small; the core keeps none
+ * over that size either).
  */
 const pool = [];
 const POOL_MAX = 4;
@@ -203,6 +204,8 @@ export class ToolCallParser {
    */
   #pendingBytes = 0;
   #heldBytes = 0;
+  /** Bytes of input so far, but for those waiting (`pool`: a parser that read more is not kept). */
+  #fed = 0;
 
   constructor(options) {
     const json = parserOptionsJson(options);
@@ -385,7 +388,9 @@ export class ToolCallParser {
       }
     }
     if (len < n) len += utf8In.encodeInto(len === 0 ? text : text.slice(len), m.subarray(at + len, this.#inputAt + this.#inputSize)).written;
-    return at - this.#inputAt + len;
+    const all = at - this.#inputAt + len;
+    this.#fed += all;
+    return all;
   }
 
   /** Reads the core's quiet-run hint (after every call that took input). */
@@ -418,6 +423,7 @@ export class ToolCallParser {
     }
     const wasm = this.#open("pushBytes");
     this.#flush(wasm);
+    this.#fed += bytes.length;
     const out = events(wasm.pushBytes(bytes));
     this.#readQuiet();
     return out;
@@ -443,7 +449,7 @@ export class ToolCallParser {
     if (wasm === undefined) return;
     this.#wasm = undefined;
     this.#quietKind = 0;
-    if (pool.length < POOL_MAX * 3 && this.#inputSize <= SPARE_MAX_BYTES) {
+    if (pool.length < POOL_MAX * 3 && this.#inputSize <= SPARE_MAX_BYTES && this.#fed <= SPARE_MAX_BYTES) {
       pool.push(wasm, this.#inputAt, this.#inputSize);
     } else {
       wasm.free();

@@ -158,3 +158,32 @@ test("options changed in place between two parsers are read again, not taken fro
   assert.deepStrictEqual(read(q, pieces(input, 4)), after);
   q.free();
 });
+
+test("a parser that read more than 64 KiB is not pooled: the next parser is built from nothing", () => {
+  // Kept until the end: the pool is empty meanwhile.
+  const held = drainPool();
+  const { ToolCallParser: Binding } = awaitBinding;
+  let renewed = 0;
+  const renew = Binding.prototype.renew;
+  Binding.prototype.renew = function (...args) {
+    renewed++;
+    return renew.apply(this, args);
+  };
+  try {
+    const big = new ToolCallParser("hermes");
+    // 80 KB in 20 calls: the input buffer stays small (the quiet characters of one call wait in it).
+    for (const c of pieces(hermesCall("f", `{"s": "${"y".repeat(4000)}"}`).repeat(20), 4)) big.push(c);
+    big.finish();
+    big.free();
+    const next = new ToolCallParser("hermes");
+    assert.equal(renewed, 0, "the big parser was pooled");
+    // A small one is.
+    next.push("Hi");
+    next.free();
+    new ToolCallParser("hermes").free();
+    assert.equal(renewed, 1);
+  } finally {
+    Binding.prototype.renew = renew;
+    for (const p of held) p.free();
+  }
+});
