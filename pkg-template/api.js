@@ -152,7 +152,10 @@ const SPARE_MAX_BYTES = 1 << 16;
 
 /** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
 const HELD_MARKER = 4;
-/** The hint's kind when no event comes until a byte of the stop set (`ToolCallParser::held_run`). */
+/**
+ * The hint's kind when no event comes from the bytes of a lead (exact, maybe none) and then
+ * until a byte of the stop set (`ToolCallParser::held_run`).
+ */
 const HELD_RUN = 5;
 
 /**
@@ -183,12 +186,14 @@ export class ToolCallParser {
   /**
    * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
    * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`);
-   * `HELD_RUN`: the budget and the stop set of a header string no event comes from.
+   * `HELD_RUN`: the lead's address (`#quietIndex`) and length (`#leadBytes`), the budget (the
+   * lead's and the run's) and the stop set of a header no event comes from.
    */
   #quietAt = 0;
   #quietKind = 0;
   #quietIndex = 0;
   #quietBudget = 0;
+  #leadBytes = 0;
   #stop = new Int32Array(4);
   /** Simple escapes are quiet (the stop set's DEL bit); so are whole non-ASCII characters. */
   #quietEscapes = false;
@@ -265,7 +270,7 @@ export class ToolCallParser {
     }
     // A hint means a live parser that takes input (`finish` and `free` clear it).
     if (this.#quietKind === HELD_MARKER || this.#quietKind === HELD_RUN) {
-      if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && (this.#quietKind === HELD_MARKER ? this.#continuesMarker(chunk) : this.#outsideStop(chunk))) {
+      if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && (this.#quietKind === HELD_MARKER ? this.#continuesMarker(chunk) : this.#continuesRun(chunk))) {
         this.#heldBytes += n;
         return [];
       }
@@ -344,15 +349,21 @@ export class ToolCallParser {
     return true;
   }
 
-  /** True when `chunk` is ASCII with no byte of the stop set (a held run, `HELD_RUN`); writes it. */
-  #outsideStop(chunk) {
+  /**
+   * True when `chunk` is ASCII that continues a held run (`HELD_RUN`) where the held pushes
+   * left it: the lead's bytes, then none of the stop set; writes it.
+   */
+  #continuesRun(chunk) {
     const n = chunk.length;
     const m = this.#view(n);
     const stop = this.#stop;
-    const to = this.#inputAt + this.#heldBytes;
+    const held = this.#heldBytes;
+    const lead = this.#leadBytes - held;
+    const at = this.#quietIndex + held;
+    const to = this.#inputAt + held;
     for (let i = 0; i < n; i++) {
       const c = chunk.charCodeAt(i);
-      if (c >= 0x80 || ((stop[c >> 5] >>> (c & 31)) & 1) !== 0) return false;
+      if (c >= 0x80 || (i < lead ? c !== m[at + i] : ((stop[c >> 5] >>> (c & 31)) & 1) !== 0)) return false;
       m[to + i] = c;
     }
     return true;
@@ -427,6 +438,8 @@ export class ToolCallParser {
     this.#quietEscapes = this.#stop[3] < 0;
     this.#quietUtf8 = (w[at + 7] & 1) !== 0;
     this.#quietBackslash = (w[at + 7] & 2) !== 0;
+    // (`HELD_RUN`: the flags word is the lead's length; the two flags above are not read then.)
+    this.#leadBytes = w[at + 7];
   }
 
   /** Hands the characters waiting to the core (the quiet ones' events were returned already). */

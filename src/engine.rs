@@ -384,16 +384,18 @@ impl Engine {
         Some(&rest[..rest.len().min(room)]).filter(|r| !r.is_empty())
     }
 
-    /// In a payload with nothing held, the reader's `Reader::held_run`: the bytes that end it
-    /// and how many may come, cut to the bytes the reader may still see while no call started.
-    pub fn held_run(&self, sink: &Sink) -> Option<(Stop, usize)> {
+    /// In a payload with nothing held, the reader's `Reader::held_run`: its lead, the bytes
+    /// that end the run and how many may come after the lead, cut to the bytes the reader may
+    /// still see while no call started (the lead first).
+    pub fn held_run(&self, sink: &Sink) -> Option<(&'static [u8], Stop, usize)> {
         if !matches!(self.mode, Mode::Payload) || !self.buf.is_empty() {
             return None;
         }
         let reader = self.reader.as_deref()?;
-        let (stop, budget) = reader.held_run(sink)?;
-        let room = self.payload_state.room(reader, sink).unwrap_or(budget);
-        Some((stop, budget.min(room))).filter(|&(_, b)| b > 0)
+        let (lead, stop, budget) = reader.held_run(sink)?;
+        let room = self.payload_state.room(reader, sink).unwrap_or(usize::MAX);
+        let lead = &lead[..lead.len().min(room)];
+        Some((lead, stop, budget.min(room - lead.len()))).filter(|&(l, _, b)| l.len() + b > 0)
     }
 
     /// The reader holds the `\\` of an escape in an arguments string (`Reader::quiet_backslash`).

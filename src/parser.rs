@@ -320,11 +320,13 @@ impl ToolCallParser {
         self.engine.held_marker(&self.sink)
     }
 
-    /// The held-run hint for the next input (`Reader::held_run`): the ASCII bytes that end a
-    /// run no event comes from (a header string) and the run's byte budget. A chunk of ASCII
-    /// bytes outside the set, within the budget, gives no event; a caller may hold it and push
-    /// it, not as answered, before the next one (the budget then is that much smaller).
-    pub fn held_run(&self) -> Option<(crate::quiet::Stop, usize)> {
+    /// The held-run hint for the next input (`Reader::held_run`): a lead (exact bytes the
+    /// header may go on with, maybe none), the ASCII bytes that end a run no event comes from
+    /// (a header string) and the run's byte budget after the lead. A chunk of ASCII bytes
+    /// that begin the lead, or are the whole lead followed by bytes outside the set within the
+    /// budget, gives no event; a caller may hold it and push it, not as answered, before the
+    /// next one (the hint then is what is left of the lead, and the budget that much smaller).
+    pub fn held_run(&self) -> Option<(&'static [u8], crate::quiet::Stop, usize)> {
         if self.finished || !self.utf8.is_empty() {
             return None;
         }
@@ -539,23 +541,37 @@ mod tests {
     }
 
     /// The held-run hint: inside a JSON call's name or key string, and a tag header of
-    /// Qwen3-Coder, within the name limit; none once the string closed.
+    /// Qwen3-Coder, within the name limit; before a JSON call starts, led by the header's usual
+    /// continuation (`"name": "`, `, "arguments": ` short of its `{`) from where it is.
     #[test]
     fn held_run_in_header_strings() {
+        use crate::quiet::Stop;
         let limits = |p: &ToolCallParser| p.sink.limits.max_name_bytes;
         let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
-        p.push("<tool_call>{\"na");
+        p.push("<tool_call>{");
         let max = limits(&p);
-        assert_eq!(p.held_run(), Some((crate::quiet::Stop::JSON_STRING, max - 2)));
-        p.push("me\": \"get_w");
+        assert_eq!(p.held_run(), Some((&b"\"name\": \""[..], Stop::JSON_STRING, max + 1)));
+        p.push("\"na");
+        assert_eq!(p.held_run(), Some((&b"me\": \""[..], Stop::JSON_STRING, max + 1)));
+        p.push("me\"");
+        assert_eq!(p.held_run(), Some((&b": \""[..], Stop::JSON_STRING, max + 1)));
+        p.push(": \"get_w");
         // The name counts its quotes: `"get_w` is 6 of its max + 2 bytes.
-        assert_eq!(p.held_run(), Some((crate::quiet::Stop::JSON_STRING, max + 2 - 6)));
+        assert_eq!(p.held_run(), Some((&b""[..], Stop::JSON_STRING, max + 2 - 6)));
         assert_eq!(p.push("eath"), vec![]);
         p.push("er\"");
+        assert_eq!(p.held_run(), Some((&b", \"arguments\": "[..], Stop::JSON_STRING, 0)));
+        p.push(", \"argu");
+        assert_eq!(p.held_run(), Some((&b"ments\": "[..], Stop::JSON_STRING, 0)));
+        p.push("ments\": ");
         assert_eq!(p.held_run(), None);
+        // Another key: a plain key's run, no lead.
+        let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
+        p.push("<tool_call>{\"nb");
+        assert_eq!(p.held_run(), Some((&b""[..], Stop::JSON_STRING, max - 2)));
         let mut p = ToolCallParser::new(&Options::new("qwen3_coder")).unwrap();
         p.push("<tool_call>\n<function=get_");
-        assert!(p.held_run().is_some_and(|(stop, _)| stop.has(b'>') && !stop.has(b'w')));
+        assert!(p.held_run().is_some_and(|(lead, stop, _)| lead.is_empty() && stop.has(b'>') && !stop.has(b'w')));
     }
 
     #[test]

@@ -85,11 +85,13 @@ pub trait Reader {
     }
 
     /// When the reader holds nothing unconsumed and reads a part no event can come from until
-    /// one of the ASCII bytes of the set (a header string: the tool name, a key): the set and
-    /// how many bytes may come before a limit could be reached. Input of at most that many
-    /// ASCII bytes outside the set must be consumed with no event, the reader where that still
-    /// holds. `None` (the default) otherwise.
-    fn held_run(&self, _sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+    /// one of the ASCII bytes of the set (a header string: the tool name, a key), maybe after
+    /// a lead (exact bytes that take it there, none giving an event: `{"name": "` of a JSON
+    /// call): the lead, the set, and how many bytes may come after the lead before a limit
+    /// could be reached. Input of ASCII bytes that begin the lead or are the whole lead
+    /// followed by at most that many bytes outside the set must be consumed with no event,
+    /// the reader where that still holds. `None` (the default) otherwise.
+    fn held_run(&self, _sink: &Sink) -> Option<(&'static [u8], crate::quiet::Stop, usize)> {
         None
     }
 

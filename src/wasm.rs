@@ -188,7 +188,9 @@ impl JsToolCallParser {
     /// escapes quiet, `Stop::ESCAPES`), and flags (bit 0: whole non-ASCII characters are quiet,
     /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Kind 4: a held marker
     /// (`ToolCallParser::held_marker`), the address and length of the bytes that continue it.
-    /// Kind 5: a held run (`ToolCallParser::held_run`), its budget and stop set as above.
+    /// Kind 5: a held run (`ToolCallParser::held_run`): its lead's address (as the call index),
+    /// the lead's length and the run's budget together, the run's stop set as above, and the
+    /// lead's length (as the flags).
     /// Renewed by every call that takes input; the package answers quiet pushes without
     /// calling in (`pushInput`'s `skipped`) and holds pushes that continue a held marker or run.
     #[wasm_bindgen(js_name = quietPtr)]
@@ -201,8 +203,8 @@ impl JsToolCallParser {
         let Some(q) = self.inner.quiet() else {
             if let Some(rest) = self.inner.held_marker() {
                 self.quiet[..3].copy_from_slice(&[4, rest.as_ptr() as u32, rest.len() as u32]);
-            } else if let Some((stop, budget)) = self.inner.held_run() {
-                self.quiet = hint_words(5, 0, budget, stop, 0);
+            } else if let Some((lead, stop, budget)) = self.inner.held_run() {
+                self.quiet = hint_words(5, lead.as_ptr() as u32, lead.len() + budget, stop, lead.len() as u32);
             }
             return;
         };

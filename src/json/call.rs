@@ -199,7 +199,7 @@ impl Reader for CallsReader {
         matches!(self.part, ListPart::InObj { .. }) && self.obj.as_ref().is_some_and(|o| o.quiet_backslash())
     }
 
-    fn held_run(&self, sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+    fn held_run(&self, sink: &Sink) -> Option<(&'static [u8], crate::quiet::Stop, usize)> {
         match self.part {
             ListPart::InObj { .. } => self.obj.as_ref()?.held_run(sink),
             _ => None,
@@ -695,15 +695,50 @@ impl WrapperReader {
     }
 
     /// See `Reader::held_run`: inside a key string, or the tool name's string, plain: nothing
-    /// comes out until its closing `"` (or a `\\`, a control byte), within maxNameBytes.
-    fn held_run(&self, sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+    /// comes out until its closing `"` (or a `\\`, a control byte), within maxNameBytes. Before
+    /// a call starts, a lead first where the header may go on as `"name": "` (then the name's
+    /// run) or `, "arguments": ` (short of the `{` that starts the call) goes on: the bytes
+    /// that take it there from where the reader is, none of which gives an event.
+    fn held_run(&self, sink: &Sink) -> Option<(&'static [u8], crate::quiet::Stop, usize)> {
         let max = sink.limits.max_name_bytes;
+        let plain_key = self.part == ObjectPart::KeyStr && !self.key_escape;
+        // (A wrapper but `KEY_IS_NAME` is `STANDARD`: `name` and `arguments` are call keys.)
+        if !self.committed && !self.wrapper.key_is_name && max >= 9 {
+            // The header's usual continuation, `NAME` or `ARGS` from the byte at `at`.
+            const NAME: &[u8] = b"\"name\": \"";
+            const ARGS: &[u8] = b", \"arguments\": ";
+            let key = self.key.as_bytes();
+            let (lead, at) = if self.name.is_none() {
+                let at = match self.part {
+                    ObjectPart::Key { first: true } => 0,
+                    _ if plain_key && b"name".starts_with(key) => 1 + key.len(),
+                    ObjectPart::Colon if key == b"name" => 6,
+                    _ => 9,
+                };
+                (NAME, at)
+            } else if !self.args_seen {
+                let at = match self.part {
+                    ObjectPart::After => 0,
+                    ObjectPart::Key { first: false } => 1,
+                    _ if plain_key && b"arguments".starts_with(key) => 3 + key.len(),
+                    ObjectPart::Colon if key == b"arguments" => 13,
+                    _ => 15,
+                };
+                (ARGS, at)
+            } else {
+                (ARGS, 15)
+            };
+            if at < lead.len() {
+                // After `NAME`, the name's string with its opening quote read (its run below).
+                return Some((&lead[at..], crate::quiet::Stop::JSON_STRING, if self.name.is_none() { max + 1 } else { 0 }));
+            }
+        }
         let room = match self.part {
-            ObjectPart::KeyStr if !self.key_escape => max.checked_sub(self.key.len())?,
+            _ if plain_key => max.checked_sub(self.key.len())?,
             ObjectPart::Value if self.role == Role::Name && self.sc.in_plain_string() => (max + 2).checked_sub(self.name_len)?,
             _ => return None,
         };
-        Some((crate::quiet::Stop::JSON_STRING, room))
+        Some((b"", crate::quiet::Stop::JSON_STRING, room))
     }
 
     /// Reading the arguments value, sent on as it comes.

@@ -528,13 +528,13 @@ impl Reader for XmlReader {
         set.continuation(held)
     }
 
-    fn held_run(&self, sink: &Sink) -> Option<(crate::quiet::Stop, usize)> {
+    fn held_run(&self, sink: &Sink) -> Option<(&'static [u8], crate::quiet::Stop, usize)> {
         // A tag's header (`<function=NAME>`, `<parameter=KEY>`): read into `buf` up to a byte
         // that starts a marker of the header set, within the header limit.
         match self.part {
             Part::Header | Part::ParamHeader => {
                 let room = Self::header_limit(sink).checked_sub(self.buf.len())?;
-                Some((self.sets.header.ascii_firsts(), room))
+                Some((b"", self.sets.header.ascii_firsts(), room))
             }
             _ => None,
         }

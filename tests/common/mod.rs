@@ -13,7 +13,7 @@ pub mod data;
 use serde_json::Value;
 use std::path::Path;
 use toolwire::testing::{is_valid_json, nests_within, Expect};
-use toolwire::{Event, Options, ParseResult, QuietKind, Span, ToolCallParser};
+use toolwire::{Event, Options, ParseResult, QuietKind, Span, Stop, ToolCallParser};
 
 /// One fixture: an input, the options to parse it with, and (for vLLM's vectors) what the
 /// result must contain. Our own cases compare the whole event sequence instead (`data.rs`).
@@ -325,11 +325,17 @@ pub fn check_quiet(f: &Fixture, chunks: &[&str]) -> usize {
             assert_eq!(want, [], "{}: held-marker hint, push {n} ({c:?}) of {}", f.name, chunks.len());
             continue;
         }
-        if let Some((stop, budget)) = run.filter(|&(stop, budget)| !c.is_empty() && c.len() <= budget && c.bytes().all(|b| !stop.has(b))) {
+        // Bytes that begin the lead, or the whole lead and then bytes outside the set.
+        let admits = |&(lead, stop, budget): &(&[u8], Stop, usize)| {
+            let n = c.len().min(lead.len());
+            !c.is_empty() && c.len() <= lead.len() + budget && c.as_bytes()[..n] == lead[..n] && c.bytes().skip(n).all(|b| !stop.has(b))
+        };
+        if let Some((lead, stop, budget)) = run.filter(admits) {
             assert!(hint.is_none() && held.is_none(), "{}: a quiet or held-marker hint with a held run", f.name);
             quiet += 1;
             pending.push_str(c);
-            run = Some((stop, budget - c.len()));
+            let n = c.len().min(lead.len());
+            run = Some((&lead[n..], stop, budget - (c.len() - n)));
             assert_eq!(want, [], "{}: held-run hint, push {n} ({c:?}) of {}", f.name, chunks.len());
             continue;
         }

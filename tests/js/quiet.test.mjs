@@ -114,6 +114,24 @@ test("a long argument in 4-byte chunks: deltas answered in JS, limits at the sam
   assert.ok(calls - before <= 13, `${calls - before} qwen3_coder pushes into the wasm`);
 });
 
+test("a JSON call's header in 4-byte chunks: the pushes inside `\"name\": \"` and `, \"arguments\": ` wait in JS", () => {
+  // Every alignment of the header against the chunks (`Reader::held_run`'s lead); and headers
+  // that leave the usual continuation (no space, another key, an escape, a short name limit).
+  const c = { name: "hermes header", options: { parser: "hermes" } };
+  const tail = '"get_weather", "arguments": {"city": "Paris", "days": 3}}</tool_call> Done.';
+  const before = calls;
+  for (let shift = 0; shift < 4; shift++) compare(c, pieces(`${"x".repeat(shift)}<tool_call>{"name": ${tail}`, 4), `shift ${shift}`);
+  // Pushes into the wasm (of 24 or 25 a shift): 16, 15, 14, 15 without the lead, 12, 12, 10, 13 with it.
+  assert.ok(calls - before <= 47, `${calls - before} hermes pushes into the wasm`);
+  for (const text of ['<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>', '<tool_call>{"nam\\u0065": "f", "args": {"a": 1}}</tool_call>', '<tool_call>{ "name" : "f" , "arguments" : {}}</tool_call>', '<tool_call>{"name": "f", "name": "g", "arguments": {}}</tool_call>', '<tool_call>{"arguments": {"a": 1}, "name": "f"}</tool_call>']) {
+    for (const size of [1, 2, 3, 4, 5]) {
+      compare(c, pieces(text, size), `${size}-character chunks`);
+      compare({ name: "hermes, maxNameBytes 3", options: { parser: "hermes", limits: { maxNameBytes: 3 } } }, pieces(text, size), `${size}-character chunks`);
+      compare({ name: "hermes, maxNameBytes 9", options: { parser: "hermes", limits: { maxNameBytes: 9 } } }, pieces(text, size), `${size}-character chunks`);
+    }
+  }
+});
+
 test("pushBytes and finish hand the waiting quiet characters to the core first", () => {
   const p = new ToolCallParser("hermes");
   const events = [...p.push("Hello"), ...p.push(" there"), ...p.pushBytes(new TextEncoder().encode(", <tool_call>")), ...p.push('{"name": "f", "arguments": {"a": "xy')];
