@@ -241,6 +241,28 @@ export class ToolCallParser {
       throw new TypeError(`ToolCallParser.push: expected a string chunk (pushBytes takes a Uint8Array), got ${describe(chunk)}`);
     }
     const n = chunk.length;
+    const kind = this.#quietKind;
+    if (kind !== 0 && kind < HELD_MARKER && !this.#quietBackslash) {
+      // Most quiet pushes, first: ASCII outside the stop set, room in the input buffer (nothing
+      // is held under a quiet hint: what waits is `#pendingBytes`), a live view. The rest
+      // (non-ASCII, escapes, a held `\\`, growth) below.
+      const pending = this.#pendingBytes;
+      const m = this.#mem;
+      if (n !== 0 && pending + n <= this.#quietBudget && pending + n * 3 <= this.#inputSize && m.length !== 0) {
+        const at = this.#inputAt + pending;
+        const stop = this.#stop;
+        let i = 0;
+        for (; i < n; i++) {
+          const c = chunk.charCodeAt(i);
+          if (c >= 0x80 || ((stop[c >> 5] >>> (c & 31)) & 1) !== 0) break;
+          m[at + i] = c;
+        }
+        if (i === n) {
+          this.#pendingBytes = pending + n;
+          return kind === 1 ? [{ type: "text", text: chunk }] : kind === 2 ? [{ type: "reasoning", text: chunk }] : [{ type: "tool-call-delta", index: this.#quietIndex, argumentsDelta: chunk }];
+        }
+      }
+    }
     // A hint means a live parser that takes input (`finish` and `free` clear it).
     if (this.#quietKind === HELD_MARKER || this.#quietKind === HELD_RUN) {
       if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && (this.#quietKind === HELD_MARKER ? this.#continuesMarker(chunk) : this.#outsideStop(chunk))) {

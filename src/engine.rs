@@ -237,6 +237,7 @@ impl Engine {
         use crate::small::Spare;
         self.buf.spare(&mut old.buf);
         self.markup.text.spare(&mut old.markup.text);
+        self.payload_state.held.spare(&mut old.payload_state.held);
         if same_payload && self.reader.is_none() && old.payload_state.main && !matches!(old.mode, Mode::Payload) {
             self.reader = old.reader.take();
             self.reader_bare = old.reader_bare;
