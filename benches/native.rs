@@ -20,7 +20,8 @@
 //! Options (after `--`): `--quick` (fewer reps, smaller sizes), `--families N` (rows of table 2),
 //! `--sse` (table 3 only), `--goals` (the goal rows only),
 //! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind),
-//! `--profile-family PARSER CHUNK` (one run of a family's plain case, as in table 2).
+//! `--profile-family PARSER CHUNK` (one run of a family's plain case, as in table 2),
+//! `--chunk-prof FILE [PER]` (one SSE rewrite, each fixed chunk in its own function: see there).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -247,6 +248,65 @@ fn main() {
         }
         r.finish(&mut out);
         println!("{n} events, {} through the fast path, {} bytes out", r.fast_events(), out.len());
+        return;
+    }
+    // `--chunk-prof FILE [PER]`: one rewrite of an SSE file, PER events a push through
+    // `push_answered_over` (the package's path), each fixed step in its own function (under
+    // callgrind: `step_K`'s inclusive count is that step's instructions; K = 0 construction,
+    // 1 to 4 the first four chunks, 8 to 11 chunks 8 to 11, 96 the last, 97 `finish`, 99 the
+    // others).
+    if let Some(i) = args.iter().position(|a| a == "--chunk-prof") {
+        use toolwire::sse::{Answer, SseOptions, SseRewriter};
+        /// One fixed step, called through `step_K` (callgrind tells the instantiations apart by name).
+        fn step(k: usize, r: &mut Option<SseRewriter>, bytes: &[u8], scratch: &mut Vec<u8>) -> usize {
+            match r {
+                None => {
+                    *r = Some(SseRewriter::new(SseOptions::new(Options::new("hermes"))));
+                    0
+                }
+                Some(r) if k == 97 => {
+                    r.finish(scratch);
+                    scratch.len()
+                }
+                Some(r) => match r.push_answered_over(bytes, scratch) {
+                    (Answer::Verbatim, _) => bytes.len(),
+                    (_, len) => len,
+                },
+            }
+        }
+        macro_rules! steps {
+            ($($name:ident $k:literal),*) => {$(
+                #[inline(never)]
+                fn $name(r: &mut Option<SseRewriter>, bytes: &[u8], scratch: &mut Vec<u8>) -> usize {
+                    step($k, r, bytes, scratch)
+                }
+            )*};
+        }
+        steps!(step_0 0, step_1 1, step_2 2, step_3 3, step_4 4, step_8 8, step_9 9, step_10 10, step_11 11, step_96 96, step_97 97, step_99 99);
+        let stream = std::fs::read_to_string(&args[i + 1]).unwrap();
+        let per: usize = args.get(i + 2).map_or(8, |p| p.parse().unwrap());
+        let events: Vec<&str> = stream.split_inclusive("\n\n").collect();
+        let chunks: Vec<String> = events.chunks(per).map(|g| g.concat()).collect();
+        let (mut r, mut scratch, mut total) = (None, Vec::new(), 0);
+        step_0(&mut r, b"", &mut scratch);
+        for (k, c) in chunks.iter().enumerate() {
+            let b = c.as_bytes();
+            total += match k {
+                0 => step_1(&mut r, b, &mut scratch),
+                1 => step_2(&mut r, b, &mut scratch),
+                2 => step_3(&mut r, b, &mut scratch),
+                3 => step_4(&mut r, b, &mut scratch),
+                8 => step_8(&mut r, b, &mut scratch),
+                9 => step_9(&mut r, b, &mut scratch),
+                10 => step_10(&mut r, b, &mut scratch),
+                11 => step_11(&mut r, b, &mut scratch),
+                k if k + 1 == chunks.len() => step_96(&mut r, b, &mut scratch),
+                _ => step_99(&mut r, b, &mut scratch),
+            };
+        }
+        scratch.clear();
+        total += step_97(&mut r, b"", &mut scratch);
+        println!("{} events in {} chunks, {total} bytes out", events.len(), chunks.len());
         return;
     }
     if args.iter().any(|a| a == "--sse") {
