@@ -192,7 +192,12 @@ export class ToolCallParser {
   pushBytes(bytes: Uint8Array): ToolCallEvent[];
   /** Ends the input: flushes held text, ends an open call (reporting truncation). Once: a second call throws. */
   finish(): ToolCallEvent[];
-  /** Releases the wasm memory. The parser cannot be used afterwards. */
+  /**
+   * Releases the parser: its wasm memory goes back to the module, or to a small pool (at most
+   * four) that the next `new ToolCallParser` takes from, rebuilt as new. The parser cannot be
+   * used afterwards; a second call does nothing. A program that builds a parser per reply and
+   * frees it when done does not pay for its buffers again.
+   */
   free(): void;
   [Symbol.dispose](): void;
 }
