@@ -21,7 +21,9 @@
 //! `--sse` (table 3 only), `--goals` (the goal rows only),
 //! `--profile PARSER plain|dense|arg CHUNK` (one run of one stream, e.g. under callgrind),
 //! `--profile-family PARSER CHUNK` (one run of a family's plain case, as in table 2),
-//! `--chunk-prof FILE [PER]` (one SSE rewrite, each fixed chunk in its own function: see there).
+//! `--chunk-prof FILE [PER]` (one SSE rewrite, each fixed chunk in its own function: see there),
+//! `--package-prof PEER N` (N parses of the Node bench's 2 KB call as the package drives the
+//! core, each call in its own function: see there).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -307,6 +309,93 @@ fn main() {
         scratch.clear();
         total += step_97(&mut r, b"", &mut scratch);
         println!("{} events in {} chunks, {total} bytes out", events.len(), chunks.len());
+        return;
+    }
+    // `--package-prof PEER N`: N parses of the Node bench's 2 KB call of a peer row (`peers`
+    // in streams.json: construction with `tools`, 4-byte chunks, finish) the way the package
+    // drives the core: pushes the hints answer (quiet, held marker, held run) wait, the rest
+    // go in with what waited (`push_after_quiet_with`, then the hints, as `pushInput`). Each
+    // call into the core is `call_K` (K its rank in the parse, 15 for the later ones, 16 the
+    // finish, 17 the construction, given the last parser's buffers as the package's pool
+    // does): under callgrind, its inclusive count over N parses.
+    if let Some(i) = args.iter().position(|a| a == "--package-prof") {
+        use toolwire::{Quiet, Stop};
+        type Hints = (Option<Quiet>, Option<Vec<u8>>, Option<(&'static [u8], Stop, usize)>);
+        fn call(p: &mut ToolCallParser, text: &str, skipped: usize, events: &mut usize) -> Hints {
+            p.push_after_quiet_with(text, skipped, |_| *events += 1);
+            (p.quiet(), p.held_marker().map(<[u8]>::to_vec), p.held_run())
+        }
+        macro_rules! calls {
+            ($($name:ident $k:literal),*) => {$(
+                #[inline(never)]
+                fn $name(p: &mut ToolCallParser, text: &str, skipped: usize, events: &mut usize) -> Hints {
+                    // (The rank keeps the bodies apart: identical functions are folded into one.)
+                    std::hint::black_box($k);
+                    call(p, text, skipped, events)
+                }
+            )*};
+        }
+        calls!(call_0 0, call_1 1, call_2 2, call_3 3, call_4 4, call_5 5, call_6 6, call_7 7, call_8 8, call_9 9, call_10 10, call_11 11, call_12 12, call_13 13, call_14 14, call_15 15);
+        #[inline(never)]
+        fn call_16(p: &mut ToolCallParser, events: &mut usize) {
+            p.finish_with(|_| *events += 1);
+        }
+        /// A new parser given the last one's buffers (`recycle`: the package's pool).
+        #[inline(never)]
+        fn call_17(o: &Options, old: Option<ToolCallParser>) -> ToolCallParser {
+            let mut p = ToolCallParser::new(o).unwrap();
+            if let Some(old) = old {
+                p.recycle(old);
+            }
+            p
+        }
+        let by_rank = [call_0, call_1, call_2, call_3, call_4, call_5, call_6, call_7, call_8, call_9, call_10, call_11, call_12, call_13, call_14, call_15];
+        let peer = get("peers").as_array().unwrap().iter().map(|p| p.as_object().unwrap()).find(|p| p.get("name").unwrap().as_str() == Some(&args[i + 1])).unwrap();
+        let mut o = toolwire::json::Map::new();
+        o.insert("parser".into(), peer.get("parser").unwrap().clone());
+        o.insert("tools".into(), get("tools").clone());
+        let opts = Options::from_json(&toolwire::json::Value::Object(o)).unwrap();
+        let text = peer.get("unit").unwrap().as_str().unwrap().replace("{V}", &repeat_to(get("value").as_str().unwrap(), 2048)[..2048]);
+        let (n, mut events, mut calls, mut last) = (args[i + 2].parse::<usize>().unwrap(), 0, 0, None);
+        for _ in 0..n {
+            let mut p = call_17(&opts, last.take());
+            let (mut hints, mut pending, mut answered, mut rank) = ((p.quiet(), p.held_marker().map(<[u8]>::to_vec), p.held_run()), String::new(), 0, 0);
+            for c in pieces(&text, 4) {
+                let waits = match &mut hints {
+                    (Some(q), ..) if q.admits(c) && pending.len() + c.len() <= q.budget.min(1 << 16) => {
+                        answered += c.len();
+                        *q = q.after();
+                        true
+                    }
+                    (None, Some(rest), _) if rest.starts_with(c.as_bytes()) => {
+                        rest.drain(..c.len());
+                        true
+                    }
+                    (None, None, Some((lead, stop, budget))) => {
+                        let k = c.len().min(lead.len());
+                        let ok = c.len() <= lead.len() + *budget && c.as_bytes()[..k] == lead[..k] && c.bytes().skip(k).all(|b| !stop.has(b));
+                        if ok {
+                            (*lead, *budget) = (&lead[k..], *budget - (c.len() - k));
+                        }
+                        ok
+                    }
+                    _ => false,
+                };
+                pending.push_str(c);
+                if !waits {
+                    hints = by_rank[rank.min(15)](&mut p, &pending, answered, &mut events);
+                    (rank, answered) = (rank + 1, 0);
+                    pending.clear();
+                }
+            }
+            if !pending.is_empty() {
+                by_rank[15](&mut p, &pending, answered, &mut events);
+            }
+            call_16(&mut p, &mut events);
+            calls += rank + 1;
+            last = Some(p);
+        }
+        println!("{n} parses, {} calls into the core each, {events} events", calls / n);
         return;
     }
     if args.iter().any(|a| a == "--sse") {

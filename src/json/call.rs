@@ -703,34 +703,27 @@ impl WrapperReader {
         let max = sink.limits.max_name_bytes;
         let plain_key = self.part == ObjectPart::KeyStr && !self.key_escape;
         // (A wrapper but `KEY_IS_NAME` is `STANDARD`: `name` and `arguments` are call keys.)
-        if !self.committed && !self.wrapper.key_is_name && max >= 9 {
-            // The header's usual continuation, `NAME` or `ARGS` from the byte at `at`.
-            const NAME: &[u8] = b"\"name\": \"";
-            const ARGS: &[u8] = b", \"arguments\": ";
-            let key = self.key.as_bytes();
-            let (lead, at) = if self.name.is_none() {
-                let at = match self.part {
-                    ObjectPart::Key { first: true } => 0,
-                    _ if plain_key && b"name".starts_with(key) => 1 + key.len(),
-                    ObjectPart::Colon if key == b"name" => 6,
-                    _ => 9,
-                };
-                (NAME, at)
-            } else if !self.args_seen {
-                let at = match self.part {
-                    ObjectPart::After => 0,
-                    ObjectPart::Key { first: false } => 1,
-                    _ if plain_key && b"arguments".starts_with(key) => 3 + key.len(),
-                    ObjectPart::Colon if key == b"arguments" => 13,
-                    _ => 15,
-                };
-                (ARGS, at)
-            } else {
-                (ARGS, 15)
+        let named = self.name.is_some();
+        if !self.committed && !self.wrapper.key_is_name && !self.args_seen && max >= 9 {
+            // The header's usual continuation: `"name": "` (to 9), or `, "arguments": ` (from 9).
+            const HEADER: &[u8] = b"\"name\": \", \"arguments\": ";
+            let (from, word, end) = if named { (9, 12, HEADER.len()) } else { (0, 1, 9) };
+            // The key read so far, followed by its closing quote when `closed`.
+            let key_at = |closed: bool| {
+                let rest = &HEADER[word..end];
+                let k = self.key.as_bytes();
+                (rest.starts_with(k) && (!closed || rest.get(k.len()) == Some(&b'"'))).then_some(word + k.len() + usize::from(closed))
             };
-            if at < lead.len() {
-                // After `NAME`, the name's string with its opening quote read (its run below).
-                return Some((&lead[at..], crate::quiet::Stop::JSON_STRING, if self.name.is_none() { max + 1 } else { 0 }));
+            let at = match self.part {
+                ObjectPart::Key { first } if first != named => Some(from + usize::from(named)),
+                ObjectPart::After if named => Some(from),
+                _ if plain_key => key_at(false),
+                ObjectPart::Colon => key_at(true),
+                _ => None,
+            };
+            if let Some(at) = at {
+                // After `"name": "`, the name's string with its opening quote read (its run below).
+                return Some((&HEADER[at..end], crate::quiet::Stop::JSON_STRING, if named { 0 } else { max + 1 }));
             }
         }
         let room = match self.part {
