@@ -150,11 +150,10 @@ const pool = [];
 const POOL_MAX = 4;
 const SPARE_MAX_BYTES = 1 << 16;
 
-/** The hint's kind when the core holds a proper prefix of a marker (src/wasm.rs `quietPtr`). */
-const HELD_MARKER = 4;
 /**
  * The hint's kind when no event comes from the bytes of a lead (exact, maybe none) and then
- * until a byte of the stop set (`ToolCallParser::held_run`).
+ * until a byte of the stop set (`ToolCallParser::held_run`); a held marker (the core holds a
+ * proper prefix of one, `ToolCallParser::held_marker`) comes as a lead with nothing after it.
  */
 const HELD_RUN = 5;
 
@@ -185,7 +184,6 @@ export class ToolCallParser {
   #mem = memoryBytes();
   /**
    * Where the core's quiet-run hint is (a u32 index into the memory), and what it says; kind
-   * `HELD_MARKER`: the continuation's address (`#quietIndex`) and length (`#quietBudget`);
    * `HELD_RUN`: the lead's address (`#quietIndex`) and length (`#leadBytes`), the budget (the
    * lead's and the run's) and the stop set of a header no event comes from.
    */
@@ -247,7 +245,7 @@ export class ToolCallParser {
     }
     const n = chunk.length;
     const kind = this.#quietKind;
-    if (kind !== 0 && kind < HELD_MARKER && !this.#quietBackslash) {
+    if (kind !== 0 && kind < HELD_RUN && !this.#quietBackslash) {
       // Most quiet pushes, first: ASCII outside the stop set, room in the input buffer (nothing
       // is held under a quiet hint: what waits is `#pendingBytes`), a live view. The rest
       // (non-ASCII, escapes, a held `\\`, growth) below.
@@ -269,8 +267,8 @@ export class ToolCallParser {
       }
     }
     // A hint means a live parser that takes input (`finish` and `free` clear it).
-    if (this.#quietKind === HELD_MARKER || this.#quietKind === HELD_RUN) {
-      if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && (this.#quietKind === HELD_MARKER ? this.#continuesMarker(chunk) : this.#continuesRun(chunk))) {
+    if (this.#quietKind === HELD_RUN) {
+      if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && this.#continuesRun(chunk)) {
         this.#heldBytes += n;
         return [];
       }
@@ -330,23 +328,6 @@ export class ToolCallParser {
     }
     const m = this.#mem;
     return m.length !== 0 ? m : (this.#mem = memoryBytes());
-  }
-
-  /**
-   * True when `chunk` is ASCII and continues the held marker where the held pushes left it,
-   * short of its end (`ToolCallParser::held_marker` in src/parser.rs: the hint's bytes).
-   */
-  #continuesMarker(chunk) {
-    const n = chunk.length;
-    const m = this.#view(n);
-    const at = this.#quietIndex + this.#heldBytes;
-    const to = this.#inputAt + this.#heldBytes;
-    for (let i = 0; i < n; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c >= 0x80 || c !== m[at + i]) return false;
-      m[to + i] = c;
-    }
-    return true;
   }
 
   /**

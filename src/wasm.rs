@@ -186,11 +186,11 @@ impl JsToolCallParser {
     /// 2 reasoning, 3 arguments), the call index, the byte budget (at most `u32::MAX`), the
     /// stop bytes as a 128-bit set (bit `b % 32` of word `3 + b / 32`; the DEL bit marks simple
     /// escapes quiet, `Stop::ESCAPES`), and flags (bit 0: whole non-ASCII characters are quiet,
-    /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Kind 4: a held marker
-    /// (`ToolCallParser::held_marker`), the address and length of the bytes that continue it.
-    /// Kind 5: a held run (`ToolCallParser::held_run`): its lead's address (as the call index),
-    /// the lead's length and the run's budget together, the run's stop set as above, and the
-    /// lead's length (as the flags).
+    /// `Quiet::utf8`; bit 1: a `\\` is held, `Quiet::backslash`). Kind 5: a held run
+    /// (`ToolCallParser::held_run`): its lead's address (as the call index), the lead's length
+    /// and the run's budget together, the run's stop set as above, and the lead's length (as
+    /// the flags); a held marker (`ToolCallParser::held_marker`) is sent as one whose lead is
+    /// the bytes that continue the marker and whose run is empty.
     /// Renewed by every call that takes input; the package answers quiet pushes without
     /// calling in (`pushInput`'s `skipped`) and holds pushes that continue a held marker or run.
     #[wasm_bindgen(js_name = quietPtr)]
@@ -201,9 +201,8 @@ impl JsToolCallParser {
     fn set_quiet(&mut self) {
         self.quiet = [0; 8];
         let Some(q) = self.inner.quiet() else {
-            if let Some(rest) = self.inner.held_marker() {
-                self.quiet[..3].copy_from_slice(&[4, rest.as_ptr() as u32, rest.len() as u32]);
-            } else if let Some((lead, stop, budget)) = self.inner.held_run() {
+            let held = self.inner.held_marker().map(|rest| (rest, crate::quiet::Stop(0), 0)).or_else(|| self.inner.held_run());
+            if let Some((lead, stop, budget)) = held {
                 self.quiet = hint_words(5, lead.as_ptr() as u32, lead.len() + budget, stop, lead.len() as u32);
             }
             return;
