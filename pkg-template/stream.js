@@ -112,7 +112,9 @@ export class SseRewriter {
 
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */
   finish() {
-    return this.#live().finish();
+    const n = this.#live().finishOutput();
+    const ptr = memoryWords()[this.#outAt];
+    return memoryBytes().slice(ptr, ptr + n);
   }
 
   /** The diagnostics reported since the last call: `[{label, message, index?, choice?}]`. */
