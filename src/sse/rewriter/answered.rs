@@ -430,8 +430,8 @@ impl SseRewriter {
         let mut t = Vec::new();
         self.write_fast(&c, "", true, vec![part], None, Vec::new(), &mut t);
         let t = String::from_utf8(t).ok()?;
-        let at = t.find(SENTINEL_ESCAPED)?;
-        if t[at + 1..].contains(SENTINEL_ESCAPED) {
+        let at = crate::text::find(&t, SENTINEL_ESCAPED)?;
+        if crate::text::find(&t[at + 1..], SENTINEL_ESCAPED).is_some() {
             return None;
         }
         let (prefix, suffix) = (&t[..at], &t[at + SENTINEL_ESCAPED.len()..]);
