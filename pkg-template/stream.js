@@ -112,9 +112,7 @@ export class SseRewriter {
 
   /** Ends the stream: flushes held text and open calls; returns the last bytes. */
   finish() {
-    const n = this.#live().finishOutput();
-    const ptr = memoryWords()[this.#outAt];
-    return memoryBytes().slice(ptr, ptr + n);
+    return this.#live().finish();
   }
 
   /** The diagnostics reported since the last call: `[{label, message, index?, choice?}]`. */

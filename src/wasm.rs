@@ -445,6 +445,13 @@ impl JsSseRewriter {
         Ok(JsSseRewriter { inner: SseRewriter::shared(sse_options(opts)?), input: Vec::new(), output: Vec::new(), at: [0; 2] })
     }
 
+    /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.inner.push(bytes, &mut out);
+        out
+    }
+
     /// The address of an input buffer of at least `len` bytes in wasm memory, valid until the
     /// next `inputBuffer` or a `pushInput` of more than 64 KiB (memory growth does not move it).
     #[wasm_bindgen(js_name = inputBuffer)]
@@ -490,37 +497,17 @@ impl JsSseRewriter {
         self.inner.quiet_chunks()
     }
 
-    /// Ends the stream: flushes held text and open calls of choices that got no finish, into
-    /// the output buffer; returns the output's length (at `outputAt`).
-    #[wasm_bindgen(js_name = finishOutput)]
-    pub fn finish_output(&mut self) -> u32 {
-        self.output.clear();
-        self.inner.finish(&mut self.output);
-        self.at = [self.output.as_ptr() as u32, self.output.len() as u32];
-        self.at[1]
+    /// Ends the stream: flushes held text and open calls of choices that got no finish.
+    pub fn finish(&mut self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.inner.finish(&mut out);
+        out
     }
 
     /// The diagnostics since the last call, as JSON: `[{label, message, index?, choice?}]`.
     #[wasm_bindgen(js_name = takeDiagnostics)]
     pub fn take_diagnostics(&mut self) -> String {
         diagnostics_to_json(&self.inner.take_diagnostics())
-    }
-}
-
-/// The rewriter's byte API for Rust callers (tests): the package uses `pushInput` and
-/// `finishOutput`.
-impl JsSseRewriter {
-    /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        self.inner.push(bytes, &mut out);
-        out
-    }
-
-    /// `finishOutput`'s bytes.
-    pub fn finish(&mut self) -> Vec<u8> {
-        let n = self.finish_output() as usize;
-        self.output[..n].to_vec()
     }
 }
 
