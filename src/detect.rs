@@ -140,7 +140,7 @@ pub fn normalize(model: &str) -> String {
 fn matches(name: &str, key: &str) -> bool {
     match key.strip_prefix('^') {
         Some(k) => name.starts_with(k),
-        None => name.contains(key),
+        None => crate::text::find(name, key).is_some(),
     }
 }
 
@@ -163,7 +163,7 @@ pub fn sniff_parser(text: &str) -> Vec<&'static str> {
     let mut found: Vec<(usize, usize, &'static str)> = Vec::new();
     for (order, f) in crate::families::all().enumerate() {
         let s = &f.syntax;
-        let score = |list: &[&str]| list.iter().filter(|m| !m.is_empty() && text.contains(**m)).map(|m| m.len()).sum::<usize>();
+        let score = |list: &[&str]| list.iter().filter(|m| !m.is_empty() && crate::text::find(text, m).is_some()).map(|m| m.len()).sum::<usize>();
         let opening = score(s.section) + score(s.start);
         if opening == 0 {
             continue;

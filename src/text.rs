@@ -101,3 +101,54 @@ pub fn trim_in_place(s: &mut alloc::string::String) {
         s.drain(..lead);
     }
 }
+
+/// The offset of the first `needle` in `hay` (`str::find` with a `&str`; `Some(0)` for an empty
+/// needle): each place the needle's first byte is found, compared whole. For the cold searches
+/// (model names, marker sniffing, a template, a message): core's two-way searcher, which every
+/// `&str` pattern links, is about 1 KiB of the package's gzip.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else { return Some(0) };
+    let last = h.len().checked_sub(n.len())?;
+    let mut at = 0;
+    while at <= last {
+        at += h[at..=last].iter().position(|&b| b == first)?;
+        if h[at..].starts_with(n) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
+}
+
+/// `hay` with every `from` replaced by `to` (`str::replace` with `&str` patterns, through `find`).
+pub fn replace(hay: &str, from: &str, to: &str) -> alloc::string::String {
+    let mut out = alloc::string::String::with_capacity(hay.len());
+    let mut rest = hay;
+    while let Some(at) = find(rest, from).filter(|_| !from.is_empty()) {
+        out.push_str(&rest[..at]);
+        out.push_str(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod find_tests {
+    use super::{find, replace};
+
+    #[test]
+    fn find_and_replace_agree_with_str() {
+        let hays = ["", "a", "aab", "abab", "xx<|yy<|", "é<|é", "got 1, got 2", "~~1~01"];
+        let needles = ["", "a", "ab", "b", "<|", "é", "got ", "~1", "aab", "abab!"];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find(h, n), h.find(n), "{h:?} {n:?}");
+                if !n.is_empty() {
+                    assert_eq!(replace(h, n, "[x]"), h.replace(n, "[x]"), "{h:?} {n:?}");
+                }
+            }
+        }
+    }
+}

@@ -124,10 +124,25 @@ fn js_sys_message(e: &JsValue) -> String {
     js_string(e)
 }
 
-/// Rewriter options: the parser options plus `cumulative`, `comments`, `maxEventBytes`.
-fn sse_options(json: &str) -> Result<SseOptions, JsError> {
+/// The options of the latest rewriter and their JSON text: a server usually builds every
+/// rewriter (one a request) from the same options.
+static SSE_PREPARED: Single<Option<(String, alloc::rc::Rc<SseOptions>)>> = Single::new(None);
+
+/// Rewriter options: the parser options plus `cumulative`, `comments`, `maxEventBytes`. Read
+/// once for the same text as the previous rewriter's (the same text always reads the same),
+/// then shared.
+fn sse_options(json: &str) -> Result<alloc::rc::Rc<SseOptions>, JsError> {
+    if let Some((text, o)) = &*SSE_PREPARED.0.borrow() {
+        if text == json {
+            return Ok(o.clone());
+        }
+    }
     let mut o = SseOptions::from_json(&options_value(json)?).map_err(|e| JsError::new(&e.0))?;
     o.parser.engines = ENGINES;
+    let o = alloc::rc::Rc::new(o);
+    if json.len() <= PREPARED_MAX_BYTES {
+        *SSE_PREPARED.0.borrow_mut() = Some((json.to_string(), o.clone()));
+    }
     Ok(o)
 }
 
@@ -427,7 +442,7 @@ impl JsSseRewriter {
     /// Throws on unknown options (the message lists the valid ones).
     #[wasm_bindgen(constructor)]
     pub fn new(opts: &str) -> Result<JsSseRewriter, JsError> {
-        Ok(JsSseRewriter { inner: SseRewriter::new(sse_options(opts)?), input: Vec::new(), output: Vec::new(), at: [0; 2] })
+        Ok(JsSseRewriter { inner: SseRewriter::shared(sse_options(opts)?), input: Vec::new(), output: Vec::new(), at: [0; 2] })
     }
 
     /// Feeds upstream bytes (any chunking); returns the rewritten bytes they complete.
@@ -500,7 +515,7 @@ impl JsSseRewriter {
 /// `{"body": <the rewritten body text, or null when unchanged>, "diagnostics": [...]}`.
 #[wasm_bindgen(js_name = rewriteCompletionBody)]
 pub fn rewrite_completion_js(body: &str, opts: &str) -> Result<String, JsError> {
-    let r = rewrite_completion(body, &sse_options(opts)?);
+    let r = rewrite_completion(body, &*sse_options(opts)?);
     let mut out = String::from("{\"body\":");
     crate::event::push_opt_string(&mut out, r.body.as_deref());
     out.push_str(",\"diagnostics\":");

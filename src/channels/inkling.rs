@@ -58,7 +58,7 @@ impl Reader for InklingReader {
         // `input` starts with `<|message_model|>` (the bare opening marker).
         let Some(rest) = input.get(MESSAGE.len()..) else { return if eof { Step::done(input.len()) } else { Step::partial(0) } };
         let window = &rest[..crate::text::floor_char_boundary(rest, MAX_HEADER + CONTENT.len())];
-        let at = window.find("<|");
+        let at = crate::text::find(window, "<|");
         let decided = match at {
             // A name header is one short line.
             Some(p) if p <= MAX_HEADER && !rest[..p].contains('\n') => {

@@ -191,7 +191,7 @@ pub fn number(text: &str) -> Option<Cow<'_, str>> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
+    if body.is_empty() || body.starts_with('_') || body.ends_with('_') || crate::text::find(body, "__").is_some() {
         return None;
     }
     let body: String = body.chars().filter(|&c| c != '_').collect();

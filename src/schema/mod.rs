@@ -128,9 +128,41 @@ pub fn resolve<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
     for _ in 0..16 {
         let Some(r) = s.get("$ref").and_then(Value::as_str) else { return Some(s) };
         let ptr = r.strip_prefix('#')?;
-        s = if ptr.contains('%') { root.pointer(&percent_decode(ptr)?)? } else { root.pointer(ptr)? };
+        s = if ptr.contains('%') { pointer(root, &percent_decode(ptr)?)? } else { pointer(root, ptr)? };
     }
     None
+}
+
+/// The value at JSON Pointer `ptr` (RFC 6901) in `root`, as serde_json's `Value::pointer` finds
+/// it (`~1` is `/`, `~0` is `~`; an array index is digits without a leading `+` or `0`), read
+/// token by token without `str::replace` (its substring searcher is wasm bytes).
+fn pointer<'a>(root: &'a Value, ptr: &str) -> Option<&'a Value> {
+    if ptr.is_empty() {
+        return Some(root);
+    }
+    let mut token = String::new();
+    ptr.strip_prefix('/')?.split('/').try_fold(root, |v, raw| {
+        token.clear();
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            match (c, chars.clone().next()) {
+                ('~', Some(e @ ('0' | '1'))) => {
+                    token.push(if e == '1' { '/' } else { '~' });
+                    chars.next();
+                }
+                _ => token.push(c),
+            }
+        }
+        match v {
+            Value::Object(m) => m.get(token.as_str()),
+            Value::Array(a) => {
+                let index = token.as_bytes();
+                let plain = !index.is_empty() && index.iter().all(u8::is_ascii_digit) && (index[0] != b'0' || index.len() == 1);
+                a.get(token.parse::<usize>().ok().filter(|_| plain)?)
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Decodes `%XX` escapes (a URI fragment); `None` when the result is not UTF-8.
@@ -251,6 +283,15 @@ mod tests {
         assert_eq!(types(&json!({"enum": ["a", 1]}), &root), Types::NONE.with(Ty::String).with(Ty::Integer));
         assert_eq!(types(&json!({"anyOf": [{"type": "dict"}, {"$ref": "#/$defs/N"}]}), &root), Types::NONE.with(Ty::Object).with(Ty::Integer));
         assert!(types(&json!({}), &root).is_empty());
+    }
+
+    #[test]
+    fn pointer_is_serde_jsons() {
+        let root = json!({"a/b": {"~": [10, 11, {"": 12}]}, "~1": 1, "~01": 2, "": {"x": 3}, "0": [4]});
+        let ptrs = ["", "/", "/a~1b", "/a~1b/~0", "/a~1b/~0/1", "/a~1b/~0/01", "/a~1b/~0/+1", "/a~1b/~0/-1", "/a~1b/~0/2/", "/a~1b/~0/3", "/~01", "/~001", "/~1", "/~", "//x", "/0/0", "/0/00", "a", "/a~2b", "/a~1b/~0/18446744073709551617"];
+        for p in ptrs {
+            assert_eq!(pointer(&root, p), root.pointer(p), "{p:?}");
+        }
     }
 
     #[test]

@@ -380,7 +380,7 @@ impl<'a> Validator<'a> {
             if let Some(s) = names {
                 let issues = self.apart(&Value::String(k.clone()), s, path, depth);
                 for i in issues {
-                    self.issue(Kind::Violation, path, format!("the name {}", i.message.replace("got ", "got the name ")));
+                    self.issue(Kind::Violation, path, format!("the name {}", crate::text::replace(&i.message, "got ", "got the name ")));
                 }
             }
             // A key that `dependencies` names is declared too.

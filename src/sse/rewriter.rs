@@ -27,6 +27,7 @@
 
 use crate::prelude::*;
 use alloc::borrow::Cow;
+use alloc::rc::Rc;
 use super::decoder::{Decoder, Event as SseEvent, Item};
 use super::fast::{self, Fields};
 use super::{Cumulative, SseOptions, WireDiagnostic};
@@ -191,7 +192,11 @@ enum Part {
 
 /// The rewriter. `push` bytes, then `finish`; both append output bytes.
 pub struct SseRewriter {
-    opts: SseOptions,
+    /// The options (shared by the rewriters built from the same options text, see
+    /// `SseRewriter::shared`).
+    opts: Rc<SseOptions>,
+    /// `SseOptions::general_only`, or as `set_general_only` set it.
+    general_only: bool,
     decoder: Decoder,
     items: Vec<Item>,
     choices: Vec<Choice>,
@@ -231,8 +236,14 @@ pub struct SseRewriter {
 
 impl SseRewriter {
     pub fn new(opts: SseOptions) -> SseRewriter {
+        SseRewriter::shared(Rc::new(opts))
+    }
+
+    /// `new` with options shared with other rewriters (read once for many streams).
+    pub fn shared(opts: Rc<SseOptions>) -> SseRewriter {
         let decoder = Decoder::new(opts.max_event_bytes);
         SseRewriter {
+            general_only: opts.general_only,
             opts,
             decoder,
             items: Vec::new(),
@@ -300,7 +311,7 @@ impl SseRewriter {
     /// Every event through the general path (`SseOptions::general_only`): for tests and
     /// benchmarks that compare the two paths.
     pub fn set_general_only(&mut self, on: bool) {
-        self.opts.general_only = on;
+        self.general_only = on;
     }
 
     /// How many events went through the fast path (tests check that it is taken).
@@ -364,7 +375,7 @@ impl SseRewriter {
         if !data.trim_start().starts_with('{') {
             return verbatim(out, &ev);
         }
-        if !self.opts.general_only {
+        if !self.general_only {
             if let Some(c) = fast::read(data, &mut self.prefix) {
                 if self.fast_event(&c, &ev, out) {
                     self.fast_events += 1;
@@ -421,7 +432,7 @@ impl SseRewriter {
             },
         };
         let text = match fast::get(&c.delta, "content") {
-            Some(t) if t.starts_with('"') => match crate::json::unescape(&t[1..t.len() - 1]) {
+            Some(t) if t.starts_with('"') => match decoded(&t[1..t.len() - 1]) {
                 Some(t) => Some(t),
                 None => return false,
             },
@@ -797,6 +808,16 @@ impl SseRewriter {
             }
             write_outs(out, &fields_of(&envelope), outs, false, "");
         }
+    }
+}
+
+/// A JSON string body decoded (`None`: an invalid escape), borrowed when it holds no escape
+/// (no allocation for most upstream texts).
+fn decoded(body: &str) -> Option<Cow<'_, str>> {
+    if body.contains('\\') {
+        crate::json::unescape(body).map(Cow::Owned)
+    } else {
+        Some(Cow::Borrowed(body))
     }
 }
 

@@ -484,8 +484,8 @@ impl SseRewriter {
         let mut t = Vec::new();
         self.write_fast(&c, "", true, vec![part], None, Vec::new(), &mut t);
         let t = String::from_utf8(t).ok()?;
-        let at = t.find(SENTINEL_ESCAPED)?;
-        if t[at + 1..].contains(SENTINEL_ESCAPED) {
+        let at = crate::text::find(&t, SENTINEL_ESCAPED)?;
+        if crate::text::find(&t[at + 1..], SENTINEL_ESCAPED).is_some() {
             return None;
         }
         let (prefix, suffix) = (&t[..at], &t[at + SENTINEL_ESCAPED.len()..]);
@@ -512,8 +512,8 @@ impl SseRewriter {
         let (ip, is) = (env.input_prefix(), env.input_suffix());
         let event = bytes.get(..n)?;
         let end = n.checked_sub(is.len())?;
-        // (Few events come this way: the slice comparisons are calls, not inlined loops.)
-        if end < ip.len() || event[..ip.len()] != *ip || event[end..] != *is {
+        // (Few events come this way: the comparisons are calls, not inlined loops.)
+        if end < ip.len() || !starts_same(event, ip) || !starts_same(&event[end..], is) {
             return None;
         }
         // The string as the fast path reads it (escapes valid, no raw control character),
@@ -522,7 +522,7 @@ impl SseRewriter {
             return None;
         }
         let body = core::str::from_utf8(&event[ip.len()..end]).ok()?;
-        let text = crate::json::unescape(body)?;
+        let text = decoded(body)?;
         let (slot, base_empty) = (env.slot, env.base_empty);
         self.flush_quiet();
         let index = self.choices[slot].index;
@@ -626,6 +626,21 @@ fn plain_run(w: u64, special: crate::quiet::Stop) -> usize {
         i += 1;
     }
     i
+}
+
+/// True when `bytes` starts with `prefix`: eight bytes a step (a slice comparison is a byte
+/// loop in the size-optimised wasm build, about 1,000 instructions an envelope).
+#[inline(never)]
+fn starts_same(bytes: &[u8], prefix: &[u8]) -> bool {
+    let Some(b) = bytes.get(..prefix.len()) else { return false };
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        if word(b, i) != word(prefix, i) {
+            return false;
+        }
+        i += 8;
+    }
+    b[i..] == prefix[i..]
 }
 
 /// Zeros for `grow_zeroed`.
