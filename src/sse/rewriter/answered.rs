@@ -513,7 +513,7 @@ impl SseRewriter {
         let event = bytes.get(..n)?;
         let end = n.checked_sub(is.len())?;
         // (Few events come this way: the comparisons are calls, not inlined loops.)
-        if end < ip.len() || !starts_same(event, ip) || !starts_same(&event[end..], is) {
+        if end < ip.len() || !same_bytes(event, ip) || !same_bytes(&event[end..], is) {
             return None;
         }
         // The string as the fast path reads it (escapes valid, no raw control character),
@@ -626,21 +626,6 @@ fn plain_run(w: u64, special: crate::quiet::Stop) -> usize {
         i += 1;
     }
     i
-}
-
-/// True when `bytes` starts with `prefix`: eight bytes a step (a slice comparison is a byte
-/// loop in the size-optimised wasm build, about 1,000 instructions an envelope).
-#[inline(never)]
-fn starts_same(bytes: &[u8], prefix: &[u8]) -> bool {
-    let Some(b) = bytes.get(..prefix.len()) else { return false };
-    let mut i = 0;
-    while i + 8 <= b.len() {
-        if word(b, i) != word(prefix, i) {
-            return false;
-        }
-        i += 8;
-    }
-    b[i..] == prefix[i..]
 }
 
 /// Zeros for `grow_zeroed`.
