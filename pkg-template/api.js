@@ -157,6 +157,9 @@ const SPARE_MAX_BYTES = 1 << 16;
  */
 const HELD_RUN = 5;
 
+/** `pushInput`'s `skipped` for `pushBytes` (src/wasm.rs `BYTES`, `usize::MAX`). */
+const BYTES = 0xffffffff;
+
 /**
  * A streaming parser: `push(chunk)` / `finish()` return arrays of events. Free it when done.
  * `push` writes the chunk's UTF-8 into an input buffer in wasm memory (ASCII without
@@ -439,10 +442,14 @@ export class ToolCallParser {
     }
     const wasm = this.#open("pushBytes");
     this.#flush(wasm);
-    this.#fed += bytes.length;
-    const out = events(wasm.pushBytes(bytes));
+    // Through the input buffer as a string's UTF-8 is, marked as bytes (`skipped` BYTES): the
+    // core's UTF-8 decoder joins code points split across pushes.
+    const n = bytes.length;
+    this.#view(n).set(bytes, this.#inputAt);
+    this.#fed += n;
+    const out = wasm.pushInput(n, BYTES);
     this.#readQuiet();
-    return out;
+    return out === 0 ? [] : events(readString(wasm.outputPtr(), out));
   }
 
   /** Ends the input: flushes held text, ends an open call (reporting truncation). Once only. */

@@ -152,3 +152,27 @@ mod find_tests {
         }
     }
 }
+
+/// `s` as a `u64` in `radix` as `u64::from_str_radix` reads it (digits after an optional `+`,
+/// `None` on overflow): one small loop for the few numbers the core reads from text, where
+/// std's `FromStr` is a routine per integer type in the wasm.
+pub fn parse_u64(s: &str, radix: u32) -> Option<u64> {
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.bytes().try_fold(0u64, |n, b| n.checked_mul(u64::from(radix))?.checked_add(u64::from((b as char).to_digit(radix)?)))
+}
+
+#[cfg(test)]
+mod parse_tests {
+    #[test]
+    fn parse_u64_is_from_str() {
+        for s in ["", "+", "0", "+0", "007", "42", "-1", "1 ", " 1", "1.0", "18446744073709551615", "18446744073709551616", "99999999999999999999", "١", "+-1", "1_0"] {
+            assert_eq!(super::parse_u64(s, 10), s.parse::<u64>().ok(), "{s:?}");
+        }
+        for s in ["", "+", "0", "fF", "+aB9", "-1", "g", "ffffffffffffffff", "10000000000000000", "١"] {
+            assert_eq!(super::parse_u64(s, 16), u64::from_str_radix(s, 16).ok(), "{s:?}");
+        }
+    }
+}

@@ -166,6 +166,9 @@ pub struct JsToolCallParser {
     quiet: [u32; 8],
 }
 
+/// `pushInput`'s `skipped` for bytes (`pushBytes`): they go through the parser's UTF-8 decoder.
+const BYTES: usize = usize::MAX;
+
 /// The quiet-run hint's eight words (see `quietPtr`): the kind, the call index, the byte budget
 /// (at most `u32::MAX`), the stop set in four words, the flags.
 fn hint_words(kind: u32, index: u32, budget: usize, stop: crate::quiet::Stop, flags: u32) -> [u32; 8] {
@@ -239,14 +242,6 @@ impl JsToolCallParser {
         self.inner.parser_id().to_string()
     }
 
-    /// Feeds a text chunk; returns the events it completes.
-    pub fn push(&mut self, chunk: &str) -> String {
-        self.inner.feed(chunk);
-        self.set_quiet();
-        self.drain();
-        self.output.clone()
-    }
-
     /// The address of an input buffer of at least `len` bytes in wasm memory, valid until the
     /// next call of `inputBuffer` (memory growth does not move it), holding the first `keep`
     /// bytes of the previous one. The package writes each chunk's UTF-8 there (the quiet
@@ -265,11 +260,12 @@ impl JsToolCallParser {
         self.input.as_mut_ptr()
     }
 
-    /// Feeds the first `len` bytes of the input buffer (a whole string's UTF-8; anything else
-    /// is read as bytes), of which the first `skipped` were answered from the quiet-run hint
-    /// already (`ToolCallParser::push_after_quiet`); returns the UTF-8 length of the result
-    /// (`drain`'s encoding) at `outputPtr`, 0 when there are no events (then nothing needs to
-    /// be read).
+    /// Feeds the first `len` bytes of the input buffer (a whole string's UTF-8), of which the
+    /// first `skipped` were answered from the quiet-run hint already
+    /// (`ToolCallParser::push_after_quiet`), or, with `skipped` `BYTES`, bytes that may split
+    /// code points (the package's `pushBytes`: `ToolCallParser::push_bytes`); returns the UTF-8
+    /// length of the result (`drain`'s encoding) at `outputPtr`, 0 when there are no events
+    /// (then nothing needs to be read).
     #[wasm_bindgen(js_name = pushInput)]
     pub fn push_input(&mut self, len: usize, skipped: usize) -> usize {
         self.feed_input(len, skipped);
@@ -281,8 +277,8 @@ impl JsToolCallParser {
     fn feed_input(&mut self, len: usize, skipped: usize) {
         let bytes = self.input.get(..len).unwrap_or(&self.input);
         match core::str::from_utf8(bytes) {
-            Ok(text) => self.inner.feed_after_quiet(text, skipped),
-            Err(_) => self.inner.feed_bytes(bytes),
+            Ok(text) if skipped != BYTES => self.inner.feed_after_quiet(text, skipped),
+            _ => self.inner.feed_bytes(bytes),
         }
     }
 
@@ -303,21 +299,6 @@ impl JsToolCallParser {
     #[wasm_bindgen(js_name = outputPtr)]
     pub fn output_ptr(&self) -> *const u8 {
         self.output.as_ptr()
-    }
-
-    /// Feeds UTF-8 bytes (code points may be split across chunks).
-    #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
-        self.inner.feed_bytes(bytes);
-        self.set_quiet();
-        self.drain();
-        self.output.clone()
-    }
-
-    /// Ends the input: flushes held text, ends an open call (reporting truncation).
-    pub fn finish(&mut self) -> String {
-        self.finish_input(0, 0);
-        self.output.clone()
     }
 
     /// Writes the queued events to `output` as the JS shell reads them (`decodeEvents` in
@@ -354,6 +335,35 @@ impl JsToolCallParser {
         }
         // The short forms read the queue without emptying it.
         self.inner.drain_with(|_| {});
+    }
+}
+
+/// The string forms of the package's pushes, for the Rust tests of the binding (tests/wasm.rs):
+/// not exported (the package writes input into `inputBuffer` and reads `outputPtr`).
+#[doc(hidden)]
+impl JsToolCallParser {
+    /// `pushInput` of `chunk` with nothing answered: the result as a string.
+    pub fn push(&mut self, chunk: &str) -> String {
+        self.push_string(chunk.as_bytes(), 0)
+    }
+
+    /// `pushInput` of `bytes` as `pushBytes` (code points may be split across pushes): the
+    /// result as a string.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
+        self.push_string(bytes, BYTES)
+    }
+
+    fn push_string(&mut self, bytes: &[u8], skipped: usize) -> String {
+        self.input_buffer(bytes.len(), 0);
+        self.input[..bytes.len()].copy_from_slice(bytes);
+        self.push_input(bytes.len(), skipped);
+        self.output.clone()
+    }
+
+    /// `finishInput` with nothing waiting: the result as a string.
+    pub fn finish(&mut self) -> String {
+        self.finish_input(0, 0);
+        self.output.clone()
     }
 }
 

@@ -220,7 +220,7 @@ pub fn py_float(text: &str) -> Option<Number> {
             let ed = digits_with_underscores(ed)?;
             let ed = ed.trim_start_matches('0');
             // Far beyond the f64 range either way; clamp.
-            let n: i64 = if ed.len() > 6 { 1_000_000 } else { ed.parse().unwrap_or(0) };
+            let n: i64 = if ed.len() > 6 { 1_000_000 } else { crate::text::parse_u64(ed, 10).map_or(0, |n| n as i64) };
             if eneg { -n } else { n }
         }
     };

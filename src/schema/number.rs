@@ -119,7 +119,7 @@ impl Dec {
             };
             let e = e.trim_start_matches('0');
             // Far beyond any f64 either way: saturate.
-            let n: i64 = if e.len() > 12 { 1_000_000_000_000 } else { e.parse().unwrap_or(0) };
+            let n: i64 = if e.len() > 12 { 1_000_000_000_000 } else { crate::text::parse_u64(e, 10).map_or(0, |n| n as i64) };
             if eneg { -n } else { n }
         };
         let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();

@@ -299,7 +299,7 @@ impl Decoder {
             "event" => self.event.kind = if value.is_empty() { None } else { Some(value.to_string()) },
             "id" if !value.contains('\0') => self.event.id = Some(value.to_string()),
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                self.event.retry = value.parse().ok();
+                self.event.retry = crate::text::parse_u64(value, 10);
             }
             _ => {}
         }

@@ -426,9 +426,9 @@ impl SseRewriter {
     fn fast_event(&mut self, c: &fast::ChatChunk, ev: &SseEvent, out: &mut Vec<u8>) -> bool {
         let index = match fast::get(&c.choice, "index") {
             None => 0,
-            Some(n) => match n.parse::<u64>() {
-                Ok(n) => n,
-                Err(_) => return false,
+            Some(n) => match crate::text::parse_u64(n, 10) {
+                Some(n) => n,
+                None => return false,
             },
         };
         let text = match fast::get(&c.delta, "content") {

@@ -134,8 +134,8 @@ pub fn unescape_entities(s: &str) -> Cow<'_, str> {
                 e => {
                     let num = e.strip_prefix('#')?;
                     let v = match num.strip_prefix(['x', 'X']) {
-                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-                        None => num.parse().ok()?,
+                        Some(hex) => u32::try_from(crate::text::parse_u64(hex, 16)?).ok()?,
+                        None => u32::try_from(crate::text::parse_u64(num, 10)?).ok()?,
                     };
                     char::from_u32(v)?
                 }

@@ -98,6 +98,13 @@ test("pushBytes joins UTF-8 split across chunks", () => {
   assert.equal(m.at(-1).arguments, '{"s": "😀"}');
 });
 
+test("pushBytes: bytes that are UTF-8 on their own after a cut code point still go through the decoder", () => {
+  const p = new ToolCallParser("hermes");
+  const events = [...p.pushBytes(Uint8Array.of(0xc3)), ...p.pushBytes(new TextEncoder().encode("x y")), ...p.finish()];
+  p.free();
+  assert.equal(merge(events)[0].text, "\ufffdx y");
+});
+
 test("unknown parser: an Error that lists the valid ids", () => {
   assert.throws(() => new ToolCallParser({ parser: "nope" }), (e) => e instanceof Error && /unknown parser `nope`/.test(e.message) && /hermes/.test(e.message));
   assert.throws(() => parse("x", { parser: "hermes", reasoning: "nope" }), /valid reasoning parsers: .*qwen3/);

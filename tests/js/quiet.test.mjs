@@ -1,7 +1,8 @@
 // The quiet-run fast path of `ToolCallParser.push` (pkg-template/api.js, src/quiet.rs): a push
 // the core's hint admits is answered in JS without entering the wasm. Every case of tests/data,
 // at every split point, char by char, in 4-character chunks and in random chunkings: each push
-// and the finish must give exactly the events the wasm binding gives without the fast path.
+// and the finish must give exactly the events the wasm binding gives without the fast path
+// (`Plain`: every push fed to the core, nothing answered).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -22,10 +23,39 @@ Binding.prototype.pushInput = function (...args) {
   return pushInput.apply(this, args);
 };
 
+const utf8In = new TextEncoder();
+const utf8Out = new TextDecoder();
+
+/**
+ * The core without the package's fast paths: each push's UTF-8 written into the bare binding's
+ * input buffer and fed with `pushInput`, nothing answered (`skipped` 0), each result read whole
+ * (the text `decodeEvents` reads).
+ */
+class Plain {
+  #w;
+  constructor(json) {
+    this.#w = new Binding(json);
+  }
+  push(chunk) {
+    const bytes = utf8In.encode(chunk);
+    new Uint8Array(wasmMemory().buffer).set(bytes, this.#w.inputBuffer(bytes.length, 0));
+    return this.#read(pushInput.call(this.#w, bytes.length, 0));
+  }
+  finish() {
+    return this.#read(this.#w.finishInput(0, 0));
+  }
+  free() {
+    this.#w.free();
+  }
+  #read(n) {
+    return n === 0 ? "" : utf8Out.decode(new Uint8Array(wasmMemory().buffer, this.#w.outputPtr(), n));
+  }
+}
+
 /** Pushes `chunks` through the package and through the bare binding; returns the quiet pushes. */
 function compare(c, chunks, how) {
   const fast = new ToolCallParser(c.options);
-  const slow = new Binding(JSON.stringify(c.options));
+  const slow = new Plain(JSON.stringify(c.options));
   let answered = 0;
   try {
     for (const [i, chunk] of chunks.entries()) {
@@ -174,7 +204,7 @@ test("waiting bytes are kept when the input buffer grows and when the memory gro
   const make = (name) => `Hi.<tool_call>\n{"name": "${name}", "arguments": {"content": "${code}", "n": 1}}\n</tool_call> Bye.`;
   const chunks = [pieces(make("a"), 4), pieces(make("b"), 5)];
   const fast = [new ToolCallParser("hermes"), new ToolCallParser("hermes")];
-  const slow = [new Binding('"hermes"'), new Binding('"hermes"')];
+  const slow = [new Plain('"hermes"'), new Plain('"hermes"')];
   const ends = [];
   try {
     for (let i = 0; i < Math.max(chunks[0].length, chunks[1].length); i++) {
