@@ -132,8 +132,9 @@ const BASE: &[(&str, &str)] = &[
 /// The normalised form of a model name (see the module docs).
 pub fn normalize(model: &str) -> String {
     let name = model.trim();
-    let name = name.rsplit('/').next().unwrap_or(name);
-    let name = name.split(':').next().unwrap_or(name);
+    // After the last `/`, before the first `:` (found as bytes: no reverse char searcher in the wasm).
+    let name = &name[name.bytes().rposition(|b| b == b'/').map_or(0, |i| i + 1)..];
+    let name = &name[..name.bytes().position(|b| b == b':').unwrap_or(name.len())];
     name.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).map(|c| c.to_ascii_lowercase()).collect()
 }
 

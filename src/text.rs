@@ -153,6 +153,18 @@ mod find_tests {
     }
 }
 
+/// `s.find(b as char)` for an ASCII byte `b`, found as a byte: no char searcher in the wasm.
+#[inline]
+pub fn find_byte(s: &str, b: u8) -> Option<usize> {
+    s.bytes().position(|c| c == b)
+}
+
+/// `s.split_once(b as char)` for an ASCII byte `b` (through `find_byte`).
+pub fn split_once_byte(s: &str, b: u8) -> Option<(&str, &str)> {
+    let at = find_byte(s, b)?;
+    Some((&s[..at], &s[at + 1..]))
+}
+
 /// `s` as a `u64` in `radix` as `u64::from_str_radix` reads it (digits after an optional `+`,
 /// `None` on overflow): one small loop for the few numbers the core reads from text, where
 /// std's `FromStr` is a routine per integer type in the wasm.

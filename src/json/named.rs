@@ -180,12 +180,14 @@ impl NamedReader {
     /// Splits a Kimi header `functions.NAME:IDX` into (name, id).
     fn kimi(header: &str) -> Option<(&str, &str)> {
         let header = header.trim();
-        let (head, idx) = header.rsplit_once(':')?;
+        // `:` found as bytes (no reverse char searcher in the wasm).
+        let last = header.bytes().rposition(|b| b == b':')?;
+        let (head, idx) = (&header[..last], &header[last + 1..]);
         if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
             return None;
         }
         // The name is what precedes the first `:` (vLLM), without the `functions.` prefix.
-        let head = head.split(':').next().unwrap_or(head);
+        let head = &head[..head.bytes().position(|b| b == b':').unwrap_or(head.len())];
         let name = head.strip_prefix("functions.").unwrap_or(head);
         if name.is_empty() {
             return None;

@@ -206,11 +206,11 @@ pub fn number(text: &str) -> Option<Cow<'_, str>> {
             return Some(Cow::Owned(out));
         }
     }
-    let (mant, exp) = match lower.find('e') {
+    let (mant, exp) = match crate::text::find_byte(&lower, b'e') {
         Some(k) => (&lower[..k], Some(&lower[k + 1..])),
         None => (&lower[..], None),
     };
-    let (int, frac) = match mant.find('.') {
+    let (int, frac) = match crate::text::find_byte(mant, b'.') {
         Some(k) => (&mant[..k], Some(&mant[k + 1..])),
         None => (mant, None),
     };

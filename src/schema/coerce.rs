@@ -203,7 +203,7 @@ pub fn py_float(text: &str) -> Option<Number> {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
         None => (body, None),
     };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let (int, frac) = crate::text::split_once_byte(mantissa, b'.').unwrap_or((mantissa, ""));
     let int_d = if int.is_empty() { String::new() } else { digits_with_underscores(int)? };
     let frac_d = if frac.is_empty() { String::new() } else { digits_with_underscores(frac)? };
     if int_d.is_empty() && frac_d.is_empty() {

@@ -141,7 +141,12 @@ fn pointer<'a>(root: &'a Value, ptr: &str) -> Option<&'a Value> {
         return Some(root);
     }
     let mut token = String::new();
-    ptr.strip_prefix('/')?.split('/').try_fold(root, |v, raw| {
+    let mut v = root;
+    let mut rest = Some(ptr.strip_prefix('/')?);
+    while let Some(r) = rest {
+        // Tokens split at `/` as bytes (no char searcher in the wasm).
+        let (raw, more) = crate::text::split_once_byte(r, b'/').map_or((r, None), |(a, b)| (a, Some(b)));
+        rest = more;
         token.clear();
         let mut chars = raw.chars();
         while let Some(c) = chars.next() {
@@ -153,16 +158,17 @@ fn pointer<'a>(root: &'a Value, ptr: &str) -> Option<&'a Value> {
                 _ => token.push(c),
             }
         }
-        match v {
-            Value::Object(m) => m.get(token.as_str()),
+        v = match v {
+            Value::Object(m) => m.get(token.as_str())?,
             Value::Array(a) => {
                 let index = token.as_bytes();
                 let plain = !index.is_empty() && index.iter().all(u8::is_ascii_digit) && (index[0] != b'0' || index.len() == 1);
-                a.get(token.parse::<usize>().ok().filter(|_| plain)?)
+                a.get(usize::try_from(crate::text::parse_u64(&token, 10).filter(|_| plain)?).ok()?)?
             }
-            _ => None,
-        }
-    })
+            _ => return None,
+        };
+    }
+    Some(v)
 }
 
 /// Decodes `%XX` escapes (a URI fragment); `None` when the result is not UTF-8.

@@ -110,7 +110,7 @@ impl Dec {
             Some(i) => (&t[..i], &t[i + 1..]),
             None => (t, ""),
         };
-        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let (int, frac) = crate::text::split_once_byte(mantissa, b'.').unwrap_or((mantissa, ""));
         let exp = {
             let (eneg, e) = match exp.as_bytes().first() {
                 Some(b'-') => (true, &exp[1..]),

@@ -423,7 +423,7 @@ impl<'a> Validator<'a> {
     fn extra(&mut self, schema: &Value, path: &str, kind: Kind) {
         let mut names = Vec::new();
         declared_names(schema, self.root, 0, &mut names);
-        let what = if path.matches('`').count() <= 2 { "parameter" } else { "property" };
+        let what = if path.bytes().filter(|&b| b == b'`').count() <= 2 { "parameter" } else { "property" };
         let list = if names.is_empty() { "none".to_string() } else { crate::small::join(&names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>(), ", ") };
         let why = if kind == Kind::Extra { "not allowed: not a declared" } else { "not a declared" };
         self.issue(kind, path, format!("{why} {what} (declared: {list})"));

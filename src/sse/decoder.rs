@@ -39,7 +39,7 @@ impl Event {
     pub fn non_data_lines(&self) -> String {
         let mut out = String::new();
         // The common event: one `data:` line.
-        if self.raw.starts_with("data:") && self.raw.find('\n') == Some(self.raw.len() - 1) {
+        if self.raw.starts_with("data:") && self.raw.ends_with('\n') && !self.raw.as_bytes()[..self.raw.len() - 1].contains(&b'\n') {
             return out;
         }
         for line in self.raw.split_inclusive('\n') {
@@ -67,7 +67,7 @@ pub enum Item {
 
 /// The field name of a line: up to the first `:` (empty for a comment).
 pub fn field_name(line: &str) -> &str {
-    line.split(':').next().unwrap_or("")
+    &line[..crate::text::find_byte(line, b':').unwrap_or(line.len())]
 }
 
 #[derive(Clone, Debug)]
@@ -284,7 +284,7 @@ impl Decoder {
         if line.starts_with(':') {
             return true;
         }
-        let (name, value) = match line.split_once(':') {
+        let (name, value) = match crate::text::split_once_byte(line, b':') {
             Some((n, v)) => (n, v.strip_prefix(' ').unwrap_or(v)),
             None => (line, ""),
         };

@@ -128,7 +128,7 @@ impl SseOptions {
 /// The distinctive part of an upstream completion id: the ASCII letters and digits after the
 /// first `-` (`chatcmpl-3f2a…` -> `3f2a…`), at most 24.
 fn id_tail(id: &str) -> String {
-    let rest = id.split_once('-').map_or(id, |(_, r)| r);
+    let rest = crate::text::split_once_byte(id, b'-').map_or(id, |(_, r)| r);
     let alnum: Vec<char> = rest.chars().filter(char::is_ascii_alphanumeric).collect();
     alnum[alnum.len().saturating_sub(24)..].iter().collect()
 }

@@ -120,7 +120,7 @@ pub fn unescape_entities(s: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(at) = rest.find('&') {
+    while let Some(at) = crate::text::find_byte(rest, b'&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
         let semi = rest.bytes().take(12).position(|b| b == b';');
