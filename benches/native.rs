@@ -255,8 +255,8 @@ fn main() {
     // `--chunk-prof FILE [PER]`: one rewrite of an SSE file, PER events a push through
     // `push_answered_over` (the package's path), each fixed step in its own function (under
     // callgrind: `step_K`'s inclusive count is that step's instructions; K = 0 construction,
-    // 1 to 4 the first four chunks, 8 to 11 chunks 8 to 11, 96 the last, 97 `finish`, 99 the
-    // others).
+    // 1 to 4 the first four chunks, 98 chunks 5 to 7, 8 to 11 chunks 8 to 11, 96 the last, 97
+    // `finish`, 99 the others: the steady chunks).
     if let Some(i) = args.iter().position(|a| a == "--chunk-prof") {
         use toolwire::sse::{Answer, SseOptions, SseRewriter};
         /// One fixed step, called through `step_K` (callgrind tells the instantiations apart by name).
@@ -284,7 +284,7 @@ fn main() {
                 }
             )*};
         }
-        steps!(step_0 0, step_1 1, step_2 2, step_3 3, step_4 4, step_8 8, step_9 9, step_10 10, step_11 11, step_96 96, step_97 97, step_99 99);
+        steps!(step_0 0, step_1 1, step_2 2, step_3 3, step_4 4, step_8 8, step_9 9, step_10 10, step_11 11, step_96 96, step_97 97, step_98 98, step_99 99);
         let stream = std::fs::read_to_string(&args[i + 1]).unwrap();
         let per: usize = args.get(i + 2).map_or(8, |p| p.parse().unwrap());
         let events: Vec<&str> = stream.split_inclusive("\n\n").collect();
@@ -303,6 +303,7 @@ fn main() {
                 10 => step_10(&mut r, b, &mut scratch),
                 11 => step_11(&mut r, b, &mut scratch),
                 k if k + 1 == chunks.len() => step_96(&mut r, b, &mut scratch),
+                5..=7 => step_98(&mut r, b, &mut scratch),
                 _ => step_99(&mut r, b, &mut scratch),
             };
         }

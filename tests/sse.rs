@@ -469,4 +469,17 @@ fn quiet_path_writes_what_the_rewriter_writes() {
         let events = input.matches("\n\n").count();
         assert!(options["limits"].is_object() || answered > events / 2, "non-ASCII, {options}: {answered} chunks answered of {events} events");
     }
+    // Long texts (the plain runs are read eight bytes at a time): a marker's first byte, escapes
+    // and non-ASCII characters at every offset of a word, in prose, reasoning and an argument.
+    let value = "plain text of some length \\n then <b> and \\\"q\\\" é… ".repeat(8);
+    let text = format!("<think>Plain reasoning, long enough; a < b and c > d. Then more.</think>Prose of 9 to 40 characters an event; a <b> tag, x < y, café. <tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.md\", \"content\": \"{value}\"}}}}\n</tool_call> Done, at last, with < and >.");
+    let data = |piece: &str, _: usize| format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{piece}}},"finish_reason":null}}]}}"#);
+    for size in [9, 13, 17, 40] {
+        let input = stream_by(&text, size, &data);
+        for options in [json!({"parser": "hermes"}), json!({"parser": "hermes", "reasoning": "qwen3"}), json!({"parser": "hermes", "limits": {"maxArgsBytes": 300}})] {
+            let answered = quiet_chunkings(&options, input.as_bytes(), &format!("long texts of {size} characters, {options}"));
+            let events = input.matches("\n\n").count();
+            assert!(options["limits"].is_object() || answered > events / 2, "long texts of {size} characters, {options}: {answered} chunks answered of {events} events");
+        }
+    }
 }

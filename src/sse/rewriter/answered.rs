@@ -67,8 +67,11 @@ impl SseQuiet {
 /// the parser (`answer_shape`), and the output parts of one kind written from a template.
 pub(super) struct Shape {
     slot: usize,
-    /// The event: `data: ` + data + `\n\n`.
+    /// The event (`data: ` + data + `\n\n`, its first `event_len` bytes), then its
+    /// `input_prefix` again: `event[suffix_at..]` is what comes between two texts of
+    /// consecutive such events (`input_joint`).
     event: String,
+    event_len: usize,
     /// `event[..prefix_len]` ends with the content's opening quote; `event[suffix_at..]`
     /// starts with its closing quote.
     prefix_len: usize,
@@ -85,12 +88,17 @@ impl Shape {
     }
 
     fn input_suffix(&self) -> &[u8] {
+        &self.event.as_bytes()[self.suffix_at..self.event_len]
+    }
+
+    /// `input_suffix` + `input_prefix`: the bytes between the texts of two such events.
+    fn input_joint(&self) -> &[u8] {
         &self.event.as_bytes()[self.suffix_at..]
     }
 
     /// The event's data (without `data: ` and the blank line).
     fn data(&self) -> &str {
-        &self.event[6..self.event.len() - 2]
+        &self.event[6..self.event_len - 2]
     }
 }
 
@@ -198,14 +206,17 @@ impl SseRewriter {
     /// for the size-optimised wasm build, where every `Vec::push` is a call and a
     /// `memory.copy` costs more than a short byte loop: the texts and the output are written
     /// by index into zeroed room kept between chunks, short texts a byte at a time, and the
-    /// output between two texts (`output_joint`) is one copy per event.
+    /// output between two texts (the template's `joint`) is one copy per event. Per event the
+    /// input is compared once: its text's run of plain bytes (copied as they are), the rare
+    /// bytes one at a time, then what follows the text (`input_joint` up to the next text, or
+    /// `input_suffix` for the last event).
     fn answer_quiet(&mut self, bytes: &[u8], out: &mut Vec<u8>, start: usize) -> Option<(usize, usize)> {
         let h = self.hint.as_ref()?;
         let env = self.shape.as_ref()?;
-        if bytes.is_empty() {
+        let (ip, is, joint_in) = (env.input_prefix(), env.input_suffix(), env.input_joint());
+        if !same_bytes(bytes, ip) {
             return None;
         }
-        let (ip, is) = (env.input_prefix(), env.input_suffix());
         // The output template (`None`: verbatim).
         let tpl = match h.template {
             Some(i) => Some(env.templates.get(i)?),
@@ -216,26 +227,37 @@ impl SseRewriter {
         let texts_len = self.quiet_len;
         let room = h.budget.min(QUIET_TEXTS_MAX).checked_sub(texts_len)?;
         let stop = h.stop;
+        // The bytes not copied as they are: the stop bytes (from 0x80 too) and those a JSON
+        // string escapes.
+        let special = crate::quiet::Stop(stop.0 | crate::quiet::Stop::JSON_STRING.0);
         // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
         // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
         // `output_joint` (the first one `output_prefix` too).
-        grow_zeroed(texts, texts_len + bytes.len().min(room));
+        // (The texts pile up from chunk to chunk: grown by twice what a chunk needs, so not
+        // every chunk.)
+        let need = bytes.len().min(room);
+        if texts.len() < texts_len + need {
+            grow_zeroed(texts, texts_len + 2 * need);
+        }
         let mut t = texts_len;
         let mut o = start;
         if let Some(tpl) = tpl {
             let grow = tpl.joint.len().saturating_sub(ip.len() + is.len());
-            grow_zeroed(out, start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + tpl.prefix.len());
+            let need = start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + tpl.prefix.len();
+            if out.len() < need {
+                grow_zeroed(out, need);
+            }
             o = put(out, o, tpl.prefix.as_bytes())?;
         }
-        let mut at = 0;
+        // Where the event's text starts in `bytes`.
+        let mut at = ip.len();
         // The events answered so far: where they end in `bytes`, in `texts` and in `out`, and
         // whether their texts end inside an escape.
         // A decoded `\\` opened a simple escape of the parser's string (`h.escapes`) that the
         // next byte closes, in this text or the next one; the parser holds it before the first
         // text answered since the hint when `h.backslash`.
         let mut done = (0, t, o, if texts_len == 0 { h.backslash } else { self.quiet_escape });
-        while same_bytes(&bytes[at..], ip) {
-            let body = &bytes[at + ip.len()..];
+        while let Some(body) = bytes.get(at..) {
             // The text up to its closing quote, escapes decoded into `texts` (and, unless
             // verbatim, written to `out` as `push_json_string` writes them; the `\\` of an
             // escape with the byte after it, as the parser sends it).
@@ -244,6 +266,29 @@ impl SseRewriter {
             // Any decoded byte from 0x80 (then the text is checked to be UTF-8 as a whole).
             let mut high = 0;
             let fits = loop {
+                // The run of plain bytes (the same in the input, the texts and the output), a
+                // word at a time while eight bytes are there to read and write (the bytes
+                // past the run are scratch); the rest a byte at a time below.
+                while !escape {
+                    let Some(&w) = body.get(len..).and_then(<[u8]>::first_chunk::<8>) else { break };
+                    let Some(wt) = texts.get_mut(t..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+                    *wt = w;
+                    if !verbatim {
+                        let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+                        *wo = w;
+                    }
+                    let k = plain_run(u64::from_le_bytes(w), special);
+                    t += k;
+                    o += if verbatim { 0 } else { k };
+                    len += k;
+                    if k < 8 {
+                        break;
+                    }
+                }
+                // (The text does not fit when its plain bytes alone do not.)
+                if t - texts_len > room {
+                    break false;
+                }
                 let Some(&b) = body.get(len) else { break false };
                 let (d, n) = match b {
                     // A text may end inside an escape when it sends something before it (an
@@ -303,23 +348,29 @@ impl SseRewriter {
             };
             // Raw non-ASCII bytes are whole characters only in valid UTF-8 (the plain path reads
             // any other event its own way).
-            if !fits || !same_bytes(&body[len..], is) || high >= 0x80 && core::str::from_utf8(&texts[done.1..t]).is_err() {
+            if !fits || high >= 0x80 && core::str::from_utf8(&texts[done.1..t]).is_err() {
                 break;
             }
-            at += ip.len() + len + is.len();
-            let last = at >= bytes.len();
+            // After the text: the next event's text (`input_joint`), or the event's end.
+            let tail = &body[len..];
+            let next = same_bytes(tail, joint_in);
+            if !next && !same_bytes(tail, is) {
+                break;
+            }
+            let end_at = at + len + is.len();
             if let Some(tpl) = tpl {
                 // `joint` starts with the suffix: the event's output ends there.
-                let after = if last { tpl.suffix() } else { tpl.joint.as_bytes() };
+                let after = if next { tpl.joint.as_bytes() } else { tpl.suffix() };
                 let Some(end) = put(out, o, after) else { break };
-                done = (at, t, o + tpl.suffix_len, escape);
+                done = (end_at, t, o + tpl.suffix_len, escape);
                 o = end;
             } else {
-                done = (at, t, o, escape);
+                done = (end_at, t, o, escape);
             }
-            if last {
+            if !next {
                 break;
             }
+            at = end_at + ip.len();
         }
         let (used, t, end, escape) = done;
         if used == 0 {
@@ -383,10 +434,13 @@ impl SseRewriter {
         if st.finished || st.parser.is_none() {
             return None;
         }
-        let mut event = String::with_capacity(ev.raw.len() + 1);
+        let prefix_len = 6 + start + 1;
+        let mut event = String::with_capacity(ev.raw.len() + 1 + prefix_len);
         event.push_str(&ev.raw);
         event.push('\n');
-        Some(Shape { slot, event, prefix_len: 6 + start + 1, suffix_at: 6 + start + raw.len() - 1, base_empty: c.delta.len() == 1, templates: Vec::new() })
+        let event_len = event.len();
+        event.push_str(ev.raw.get(..prefix_len)?);
+        Some(Shape { slot, event, event_len, prefix_len, suffix_at: 6 + start + raw.len() - 1, base_empty: c.delta.len() == 1, templates: Vec::new() })
     }
 
     /// The quiet-run hint (see `SseQuiet`) when choice `slot`'s parser is quiet after the
@@ -459,7 +513,7 @@ impl SseRewriter {
         let event = bytes.get(..n)?;
         let end = n.checked_sub(is.len())?;
         // (Few events come this way: the comparisons are calls, not inlined loops.)
-        if end < ip.len() || !starts_same(event, ip) || !starts_same(&event[end..], is) {
+        if end < ip.len() || !same_bytes(event, ip) || !same_bytes(&event[end..], is) {
             return None;
         }
         // The string as the fast path reads it (escapes valid, no raw control character),
@@ -532,58 +586,46 @@ fn event_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// True when `bytes` starts with `prefix`: 32 bytes a step (four words, one branch), then
-/// eight, then the last eight bytes again (overlapping) rather than a byte loop (the envelopes
-/// compared are about 200 bytes; in the size-optimised wasm build, `starts_with` and iterator
-/// adapters are calls and byte loops). The words are read from `as_chunks` arrays of equal
-/// length: no bounds check per word.
-#[inline(always)]
+/// True when `bytes` starts with `prefix`: a word (eight bytes) a step, then the last few
+/// bytes (the envelopes compared are about 200 bytes; in the size-optimised wasm build,
+/// `starts_with` and iterator adapters are calls and byte loops). The words are read from
+/// `as_chunks` arrays of equal length: no bounds check per word.
+#[inline(never)]
 fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
-    let n = prefix.len();
-    let Some(b) = bytes.get(..n) else { return false };
-    if n < 8 {
-        let mut i = 0;
-        while i < n {
-            if b[i] != prefix[i] {
-                return false;
-            }
-            i += 1;
-        }
-        return true;
-    }
-    let (words, _) = prefix.as_chunks::<8>();
-    let (others, _) = b.as_chunks::<8>();
-    let others = &others[..words.len()];
-    let w = |a: &[u8; 8], b: &[u8; 8]| u64::from_ne_bytes(*a) ^ u64::from_ne_bytes(*b);
+    let Some(b) = bytes.get(..prefix.len()) else { return false };
+    let (words, tail) = prefix.as_chunks::<8>();
+    let (others, others_tail) = b.as_chunks::<8>();
+    // (Both as long: `n` bounds both, so no bounds checks.)
+    let n = words.len().min(others.len());
     let mut i = 0;
-    while i + 4 <= words.len() {
-        if w(&others[i], &words[i]) | w(&others[i + 1], &words[i + 1]) | w(&others[i + 2], &words[i + 2]) | w(&others[i + 3], &words[i + 3]) != 0 {
-            return false;
-        }
-        i += 4;
-    }
-    while i < words.len() {
-        if w(&others[i], &words[i]) != 0 {
+    while i < n {
+        if words[i] != others[i] {
             return false;
         }
         i += 1;
     }
-    word(b, n - 8) == word(prefix, n - 8)
+    tail == others_tail
 }
 
-/// True when `bytes` starts with `prefix`: eight bytes a step (a slice comparison is a byte
-/// loop in the size-optimised wasm build, about 1,000 instructions an envelope).
-#[inline(never)]
-fn starts_same(bytes: &[u8], prefix: &[u8]) -> bool {
-    let Some(b) = bytes.get(..prefix.len()) else { return false };
-    let mut i = 0;
-    while i + 8 <= b.len() {
-        if word(b, i) != word(prefix, i) {
-            return false;
-        }
-        i += 8;
+/// How many bytes at the start of the word `w` (eight bytes, the first in the low byte) are
+/// plain: outside `special`, which holds `Stop::JSON_STRING`, DEL and (as `Stop::has` has it)
+/// every byte from 0x80. Those bytes found for the word at once; others of `special` a byte
+/// at a time before the first of them.
+#[inline(always)]
+fn plain_run(w: u64, special: crate::quiet::Stop) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    // From 0x7f: DEL and the bytes from 0x80 (a carry only goes past a flagged byte).
+    let flags = crate::json::emit::escape_flags_in_word(w) | (w | w.wrapping_add(ONES)) & (ONES << 7);
+    let first = (flags.trailing_zeros() / 8) as usize;
+    // The bytes of `special` between the space and `~` (a marker's first byte).
+    if special.0 & !(crate::quiet::Stop::JSON_STRING.0 | crate::quiet::Stop::ESCAPES.0) == 0 {
+        return first;
     }
-    b[i..] == prefix[i..]
+    let mut i = 0;
+    while i < first && !special.has((w >> (8 * i)) as u8) {
+        i += 1;
+    }
+    i
 }
 
 /// Zeros for `grow_zeroed`.
@@ -602,20 +644,11 @@ fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
 }
 
 /// Writes `src` into `v` at `at` (within its length); returns where it ends, `None` when it
-/// does not fit. A short `src` is written a byte at a time (cheaper than a `memory.copy`).
-#[inline(always)]
+/// does not fit. (The texts' plain runs are written a word at a time in `answer_quiet`: what
+/// comes here is the template's parts and the rare escapes.)
 fn put(v: &mut [u8], at: usize, src: &[u8]) -> Option<usize> {
     let end = at.checked_add(src.len())?;
-    let dst = v.get_mut(at..end)?;
-    if src.len() <= 16 {
-        let mut i = 0;
-        while i < src.len() {
-            dst[i] = src[i];
-            i += 1;
-        }
-    } else {
-        dst.copy_from_slice(src);
-    }
+    v.get_mut(at..end)?.copy_from_slice(src);
     Some(end)
 }
 
@@ -631,15 +664,31 @@ fn unescape_ascii(raw: &[u8]) -> Option<(u8, usize)> {
     Some((crate::json::simple_escape_value(e)?, 2))
 }
 
-/// The eight bytes of `s` at `i`, as one word (0 past the end; callers stay within it).
-#[inline(always)]
-fn word(s: &[u8], i: usize) -> u64 {
-    crate::text::word_at(s, i).unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_run_is_the_bytes_before_the_first_special_one() {
+        use crate::quiet::Stop;
+        let sets = [Stop::JSON_STRING.or(Stop::ESCAPES), Stop::JSON_STRING.or(Stop::ESCAPES).or(Stop(1 << b'<')), Stop(u128::MAX)];
+        let bytes: Vec<u8> = (0..=255u8).collect();
+        for special in sets {
+            for b in 0..=255u8 {
+                for at in 0..8 {
+                    let mut w = *b"abcdefgh";
+                    w[at] = b;
+                    let expect = w.iter().position(|&c| special.has(c)).unwrap_or(8);
+                    assert_eq!(plain_run(u64::from_le_bytes(w), special), expect, "byte {b:#x} at {at}");
+                }
+            }
+            // Every byte after a special one (a carry past a flagged byte).
+            for w in bytes.windows(8) {
+                let expect = w.iter().position(|&c| special.has(c)).unwrap_or(8);
+                assert_eq!(plain_run(u64::from_le_bytes(w.try_into().unwrap()), special), expect, "{w:?}");
+            }
+        }
+    }
 
     #[test]
     fn same_bytes_is_starts_with() {
