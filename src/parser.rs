@@ -111,8 +111,7 @@ impl Options {
             let num = |k: &str, d: usize| -> Result<usize, Error> {
                 match l.get(k) {
                     None | Some(Value::Null) => Ok(d),
-                    Some(n) => n
-                        .as_u64()
+                    Some(n) => crate::json::as_u64(n)
                         .filter(|n| *n > 0)
                         .map(|n| n as usize)
                         .ok_or_else(|| Error(format!("limit `{k}` must be a positive integer"))),

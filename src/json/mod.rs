@@ -19,6 +19,26 @@ pub use serde_json::{Number, Value};
 /// A JSON object (keys in insertion order).
 pub type Map = serde_json::Map<String, Value>;
 
+/// `v.as_u64()`: a number written as digits only that fits, read by `text::parse_u64` (with
+/// `arbitrary_precision` serde_json reads the number's text with std's `FromStr`, a routine per
+/// integer type in the wasm).
+pub(crate) fn as_u64(v: &Value) -> Option<u64> {
+    match v {
+        Value::Number(n) => crate::text::parse_u64(n.as_str(), 10),
+        _ => None,
+    }
+}
+
+/// `n.is_i64() || n.is_u64()`: an integer in `-2^63 ..= 2^64 - 1` written without a fraction
+/// or an exponent (through `text::parse_u64`, as `as_u64`).
+pub(crate) fn is_integer(n: &Number) -> bool {
+    let t = n.as_str();
+    match t.strip_prefix('-') {
+        Some(digits) => crate::text::parse_u64(digits, 10).is_some_and(|m| m <= 1 << 63),
+        None => crate::text::parse_u64(t, 10).is_some(),
+    }
+}
+
 /// Parses one JSON document (RFC 8259, whitespace around allowed, nesting under 128 deep).
 /// The error names the line and column.
 pub fn parse(text: &str) -> Result<Value, String> {
@@ -213,6 +233,18 @@ pub(crate) use serde_json::json;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn as_u64_and_is_integer_are_serde_jsons() {
+        let nums = ["0", "-0", "7", "-7", "1.0", "1e2", "-1E2", "0.5", "18446744073709551615", "18446744073709551616", "9223372036854775807", "-9223372036854775808", "-9223372036854775809", "123456789012345678901234567890"];
+        for t in nums {
+            let v = parse(t).unwrap();
+            assert_eq!(as_u64(&v), v.as_u64(), "{t}");
+            let Value::Number(n) = &v else { panic!("{t}") };
+            assert_eq!(is_integer(n), n.is_i64() || n.is_u64(), "{t}");
+        }
+        assert_eq!(as_u64(&Value::from("5")), None);
+    }
 
     #[test]
     fn write_value_gives_serde_jsons_text() {

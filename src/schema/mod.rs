@@ -74,7 +74,7 @@ impl Ty {
             Value::Null => Ty::Null,
             Value::Bool(_) => Ty::Boolean,
             Value::Number(n) => {
-                if n.is_i64() || n.is_u64() {
+                if crate::json::is_integer(n) {
                     Ty::Integer
                 } else {
                     Ty::Number
@@ -192,18 +192,34 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// The subschemas that apply to the same value under some condition: `allOf`, `anyOf`,
-/// `oneOf` members, `if`, `then`, `else`, and the schemas of `dependentSchemas`/`dependencies`. Used
-/// to find what an object schema declares.
-pub fn branches(schema: &Value) -> impl Iterator<Item = &Value> {
-    let lists = ["allOf", "anyOf", "oneOf"].into_iter().filter_map(move |k| schema.get(k)?.as_array()).flatten();
-    let conds = ["if", "then", "else"].into_iter().filter_map(move |k| schema.get(k));
-    let deps = ["dependentSchemas", "dependencies"]
-        .into_iter()
-        .filter_map(move |k| schema.get(k)?.as_object())
-        .flat_map(|m| m.values())
-        .filter(|v| v.is_object());
-    lists.chain(conds).chain(deps)
+/// Calls `f` on the subschemas that apply to the same value under some condition, in this
+/// order, until it returns true (then true): `allOf`, `anyOf`, `oneOf` members, `if`, `then`,
+/// `else`, and the object schemas of `dependentSchemas`/`dependencies`. Used to find what an
+/// object schema declares. One function for every use (an iterator chain was a copy of its
+/// adapters per use in the wasm).
+pub fn any_branch<'a>(schema: &'a Value, f: &mut dyn FnMut(&'a Value) -> bool) -> bool {
+    for k in ["allOf", "anyOf", "oneOf"] {
+        for s in schema.get(k).and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
+            if f(s) {
+                return true;
+            }
+        }
+    }
+    for k in ["if", "then", "else"] {
+        if schema.get(k).is_some_and(&mut *f) {
+            return true;
+        }
+    }
+    for k in ["dependentSchemas", "dependencies"] {
+        if let Some(m) = schema.get(k).and_then(Value::as_object) {
+            for s in m.values() {
+                if s.is_object() && f(s) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The types `schema` allows: `type` (string or list, aliases normalised), the types of `enum`
@@ -265,7 +281,12 @@ fn property_depth<'a>(schema: &'a Value, key: &str, root: &'a Value, depth: usiz
     if let Some(p) = schema.get("properties").and_then(|p| p.get(key)) {
         return Some(p);
     }
-    branches(schema).find_map(|s| property_depth(s, key, root, depth + 1))
+    let mut found = None;
+    any_branch(schema, &mut |s| {
+        found = property_depth(s, key, root, depth + 1);
+        found.is_some()
+    });
+    found
 }
 
 /// The schema of array items (`items`, or the first `prefixItems`).

@@ -232,13 +232,13 @@ impl<'a> Validator<'a> {
     fn string(&mut self, s: &str, schema: &Value, path: &str) {
         // Counted only for a length keyword (arguments can be whole files).
         let chars = || s.chars().count() as u64;
-        if let Some(m) = schema.get("minLength").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("minLength").and_then(crate::json::as_u64) {
             let len = chars();
             if len < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} characters, got {len}"));
             }
         }
-        if let Some(m) = schema.get("maxLength").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("maxLength").and_then(crate::json::as_u64) {
             let len = chars();
             if len > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} characters, got {len}"));
@@ -262,12 +262,12 @@ impl<'a> Validator<'a> {
 
     fn array(&mut self, a: &[Value], schema: &'a Value, path: &mut String, depth: usize) {
         let n = a.len() as u64;
-        if let Some(m) = schema.get("minItems").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("minItems").and_then(crate::json::as_u64) {
             if n < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} items, got {n}"));
             }
         }
-        if let Some(m) = schema.get("maxItems").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("maxItems").and_then(crate::json::as_u64) {
             if n > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} items, got {n}"));
             }
@@ -300,8 +300,8 @@ impl<'a> Validator<'a> {
             }
         }
         if let Some(c) = schema.get("contains") {
-            let min = schema.get("minContains").and_then(Value::as_u64).unwrap_or(1);
-            let max = schema.get("maxContains").and_then(Value::as_u64);
+            let min = schema.get("minContains").and_then(crate::json::as_u64).unwrap_or(1);
+            let max = schema.get("maxContains").and_then(crate::json::as_u64);
             let mut found = 0u64;
             for x in a {
                 if self.apart(x, c, path, depth).is_empty() {
@@ -320,12 +320,12 @@ impl<'a> Validator<'a> {
 
     fn object(&mut self, o: &Map, schema: &'a Value, path: &mut String, depth: usize, branch: bool) {
         let n = o.len() as u64;
-        if let Some(m) = schema.get("minProperties").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("minProperties").and_then(crate::json::as_u64) {
             if n < m {
                 self.issue(Kind::Violation, path, format!("expected at least {m} properties, got {n}"));
             }
         }
-        if let Some(m) = schema.get("maxProperties").and_then(Value::as_u64) {
+        if let Some(m) = schema.get("maxProperties").and_then(crate::json::as_u64) {
             if n > m {
                 self.issue(Kind::Violation, path, format!("expected at most {m} properties, got {n}"));
             }
@@ -562,7 +562,7 @@ fn declares_properties(schema: &Value, root: &Value, depth: usize) -> bool {
     }
     let Some(s) = resolve(schema, root) else { return false };
     s.get("properties").is_some_and(Value::is_object)
-        || super::branches(s).any(|b| declares_properties(b, root, depth + 1))
+        || super::any_branch(s, &mut |b| declares_properties(b, root, depth + 1))
 }
 
 fn declared_names<'a>(schema: &'a Value, root: &'a Value, depth: usize, out: &mut Vec<&'a str>) {
@@ -577,9 +577,10 @@ fn declared_names<'a>(schema: &'a Value, root: &'a Value, depth: usize, out: &mu
             }
         }
     }
-    for b in super::branches(s) {
+    super::any_branch(s, &mut |b| {
         declared_names(b, root, depth + 1, out);
-    }
+        false
+    });
 }
 
 /// A value as JSON, shortened to about 40 characters.

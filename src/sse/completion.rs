@@ -45,7 +45,7 @@ pub fn rewrite_completion(body: &str, opts: &SseOptions) -> Rewritten {
     let mut changed = false;
     for (pos, choice) in choices.iter_mut().enumerate() {
         let Some(choice) = choice.as_object_mut() else { continue };
-        let index = choice.get("index").and_then(Value::as_u64).unwrap_or(pos as u64);
+        let index = choice.get("index").and_then(crate::json::as_u64).unwrap_or(pos as u64);
         let chat = choice.get("message").is_some_and(Value::is_object);
         let text = if chat { choice.get("message").and_then(|m| m.get("content")) } else { choice.get("text") };
         let text = text.and_then(Value::as_str);

@@ -82,8 +82,7 @@ impl SseOptions {
                 Some(_) => return Err(Error("option `comments` must be a boolean".into())),
             };
             if let Some(n) = obj.get("maxEventBytes").filter(|n| !n.is_null()) {
-                o.max_event_bytes = n
-                    .as_u64()
+                o.max_event_bytes = crate::json::as_u64(n)
                     .filter(|n| *n > 0)
                     .map(|n| n as usize)
                     .ok_or_else(|| Error("option `maxEventBytes` must be a positive integer".into()))?;

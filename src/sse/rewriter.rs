@@ -554,7 +554,7 @@ impl SseRewriter {
 
     /// Rewrites one upstream choice into `outs`; returns whether anything changed.
     fn choice(&mut self, mut choice: Map, pos: usize, outs: &mut Vec<Out>) -> bool {
-        let index = choice.get("index").and_then(Value::as_u64).unwrap_or(pos as u64);
+        let index = choice.get("index").and_then(crate::json::as_u64).unwrap_or(pos as u64);
         let style = if choice.get("delta").is_some_and(Value::is_object) {
             Style::Chat
         } else if choice.get("text").is_some_and(Value::is_string) {
@@ -587,7 +587,7 @@ impl SseRewriter {
         if let Some(Value::Array(calls)) = choice.get_mut("delta").and_then(|d| d.as_object_mut()).and_then(|d| d.get_mut("tool_calls")) {
             let st = &mut self.choices[slot];
             for call in calls.iter_mut().filter_map(Value::as_object_mut) {
-                if let Some(n) = call.get("index").and_then(Value::as_u64) {
+                if let Some(n) = call.get("index").and_then(crate::json::as_u64) {
                     if let Some(w) = st.wire.native_wire(n) {
                         if w as u64 != n {
                             call.insert("index".into(), Value::from(w as u64));
