@@ -586,7 +586,7 @@ fn event_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// True when `bytes` starts with `prefix`: a word (eight bytes) a step, then the last few
+/// True when `bytes` starts with `prefix`: a word (eight bytes) a step, then the last eight
 /// bytes (the envelopes compared are about 200 bytes; in the size-optimised wasm build,
 /// `starts_with` and iterator adapters are calls and byte loops). The words are read from
 /// `as_chunks` arrays of equal length: no bounds check per word.
@@ -604,7 +604,12 @@ fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
         }
         i += 1;
     }
-    tail == others_tail
+    // The last few bytes as the last eight (overlapping the words; no `memcmp` call).
+    let last = |s: &[u8]| s.get(s.len().wrapping_sub(8)..).and_then(<[u8]>::first_chunk::<8>).copied();
+    match (last(prefix), last(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => tail == others_tail,
+    }
 }
 
 /// How many bytes at the start of the word `w` (eight bytes, the first in the low byte) are
