@@ -78,7 +78,10 @@ impl Tools {
     }
 
     pub fn unknown_tool_message(&self, name: &str) -> String {
-        let names: Vec<&str> = self.names().collect();
+        let mut names = Vec::with_capacity(self.list.len());
+        for t in self.list.iter() {
+            names.push(t.name.as_str());
+        }
         format!("`{name}` is not a declared tool (declared: {})", crate::small::join(&names, ", "))
     }
 

@@ -246,8 +246,10 @@ fn types_depth(schema: &Value, root: &Value, depth: usize) -> Types {
             }
         }
         Some(Value::Array(a)) => {
-            for x in a.iter().filter_map(Value::as_str).filter_map(Ty::from_name) {
-                t = t.with(x);
+            for v in a {
+                if let Some(x) = v.as_str().and_then(Ty::from_name) {
+                    t = t.with(x);
+                }
             }
         }
         _ => {}

@@ -160,7 +160,12 @@ impl<'a> Validator<'a> {
         let mut allowed = Vec::new();
         match schema.get("type") {
             Some(Value::String(s)) => allowed.extend(Ty::from_name(s)),
-            Some(Value::Array(a)) => allowed.extend(a.iter().filter_map(Value::as_str).filter_map(Ty::from_name)),
+            Some(Value::Array(a)) => {
+                // Plain loops in these messages: iterator adapters are a copy per use in the wasm.
+                for v in a {
+                    allowed.extend(v.as_str().and_then(Ty::from_name));
+                }
+            }
             _ => return true,
         }
         if allowed.is_empty() || allowed.iter().any(|t| has_type(value, *t)) {
@@ -169,7 +174,10 @@ impl<'a> Validator<'a> {
         if value.is_null() && schema.get("nullable") == Some(&Value::Bool(true)) {
             return true;
         }
-        let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+        let mut names = Vec::with_capacity(allowed.len());
+        for t in &allowed {
+            names.push(t.name());
+        }
         self.issue(Kind::Type, path, format!("expected {}, got {}", crate::small::join(&names, " or "), show(value)));
         false
     }
@@ -179,7 +187,10 @@ impl<'a> Validator<'a> {
         if let Some(list) = schema.get("enum").and_then(Value::as_array) {
             if !list.iter().any(|x| same(x, value)) {
                 let kind = if !explicit_type && !list.iter().any(|x| same_type(x, value)) { Kind::Type } else { Kind::Violation };
-                let shown: Vec<String> = list.iter().take(12).map(show).collect();
+                let mut shown = Vec::new();
+                for x in &list[..list.len().min(12)] {
+                    shown.push(show(x));
+                }
                 let more = if list.len() > 12 { ", …" } else { "" };
                 self.issue(kind, path, format!("expected one of {}{more}, got {}", crate::small::join(&shown, ", "), show(value)));
             }
@@ -424,7 +435,15 @@ impl<'a> Validator<'a> {
         let mut names = Vec::new();
         declared_names(schema, self.root, 0, &mut names);
         let what = if path.bytes().filter(|&b| b == b'`').count() <= 2 { "parameter" } else { "property" };
-        let list = if names.is_empty() { "none".to_string() } else { crate::small::join(&names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>(), ", ") };
+        let mut list = String::new();
+        for n in &names {
+            list.push_str(if list.is_empty() { "`" } else { ", `" });
+            list.push_str(n);
+            list.push('`');
+        }
+        if list.is_empty() {
+            list.push_str("none");
+        }
         let why = if kind == Kind::Extra { "not allowed: not a declared" } else { "not a declared" };
         self.issue(kind, path, format!("{why} {what} (declared: {list})"));
     }
@@ -493,7 +512,12 @@ impl<'a> Validator<'a> {
                 continue;
             }
             // Alternatives of the value's type: one → its issues say most; none → a type issue.
-            let typed: Vec<usize> = failures.iter().enumerate().filter(|(_, f)| !is_root_type_failure(f, path)).map(|(i, _)| i).collect();
+            let mut typed = Vec::new();
+            for (i, f) in failures.iter().enumerate() {
+                if !is_root_type_failure(f, path) {
+                    typed.push(i);
+                }
+            }
             match typed.as_slice() {
                 [] => {
                     let t = types(schema, self.root);
