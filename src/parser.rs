@@ -142,7 +142,8 @@ pub const LIMIT_KEYS: &[&str] = &["maxArgsBytes", "maxDepth", "maxBufferBytes", 
 /// ones (and the closest, when one is close).
 pub fn check_keys(obj: &crate::json::Map, what: &str, valid: &[&str], extra: &[&str]) -> Result<(), Error> {
     let Some(bad) = obj.keys().find(|k| !valid.contains(&k.as_str()) && !extra.contains(&k.as_str())) else { return Ok(()) };
-    let all: Vec<&str> = valid.iter().chain(extra).copied().collect();
+    let mut all: Vec<&str> = valid.to_vec();
+    all.extend_from_slice(extra);
     let close = all.iter().map(|k| (edit_distance(bad, k), *k)).min().filter(|(d, _)| *d <= 2);
     let hint = close.map(|(_, k)| format!(" (did you mean `{k}`?)")).unwrap_or_default();
     Err(Error(format!("unknown {what} `{bad}`{hint}; valid {what}s: {}", crate::small::join(&all, ", "))))

@@ -218,8 +218,12 @@ pub fn find(name: &str) -> Option<&'static Reasoning<'static>> {
 
 /// All ids and aliases, sorted.
 pub fn names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> =
-        REASONING.iter().flat_map(|r| core::iter::once(r.id).chain(r.aliases.iter().copied())).collect();
+    // Plain loops, as `families::names`.
+    let mut v: Vec<&'static str> = Vec::new();
+    for r in REASONING {
+        v.push(r.id);
+        v.extend_from_slice(r.aliases);
+    }
     crate::small::sort_by(&mut v, |a, b| a < b);
     v
 }

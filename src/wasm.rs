@@ -380,13 +380,16 @@ fn tagged(out: &mut String, tag: char, text: &str) {
 /// (a diagnostic: label, message).
 fn record(out: &mut String, tag: char, numbers: &[usize], texts: &[&str]) {
     out.push(tag);
-    let lens = texts.iter().map(|t| if t.is_ascii() { t.len() } else { t.chars().map(char::len_utf16).sum() });
-    for (i, n) in numbers.iter().copied().chain(lens).enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+    for &n in numbers {
         crate::event::push_usize(out, n);
+        out.push(',');
     }
+    for t in texts {
+        crate::event::push_usize(out, if t.is_ascii() { t.len() } else { t.chars().map(char::len_utf16).sum() });
+        out.push(',');
+    }
+    // The last `,` is the `:`.
+    out.pop();
     out.push(':');
     for t in texts {
         out.push_str(t);

@@ -122,7 +122,9 @@ impl Dec {
             let n: i64 = if e.len() > 12 { 1_000_000_000_000 } else { crate::text::parse_u64(e, 10).map_or(0, |n| n as i64) };
             if eneg { -n } else { n }
         };
-        let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+        let mut digits: Vec<u8> = Vec::with_capacity(int.len() + frac.len());
+        digits.extend_from_slice(int.as_bytes());
+        digits.extend_from_slice(frac.as_bytes());
         let lead = digits.iter().take_while(|d| **d == b'0').count();
         digits.drain(..lead);
         while digits.last() == Some(&b'0') {

@@ -233,10 +233,11 @@ impl UnionReader {
         let mut best: Option<(usize, usize, bool)> = None;
         for (fi, f) in self.families.iter().enumerate() {
             let s = f.syntax;
-            let found = s.start.iter().map(|m| (m, true)).chain(s.bare.iter().map(|m| (m, false)));
-            for (m, consumed) in found {
-                if input.starts_with(m) && best.is_none_or(|(_, len, _)| m.len() > len) {
-                    best = Some((fi, m.len(), consumed));
+            for (list, consumed) in [(s.start, true), (s.bare, false)] {
+                for m in list {
+                    if input.starts_with(m) && best.is_none_or(|(_, len, _)| m.len() > len) {
+                        best = Some((fi, m.len(), consumed));
+                    }
                 }
             }
         }
