@@ -151,8 +151,17 @@ pub fn detect_parser(model: &str) -> Option<&'static str> {
     if name.is_empty() {
         return None;
     }
+    // The longest matching key, the last of equals (as `max_by_key`); plain loops here and in
+    // `sniff_parser` (iterator adapters are a copy per use in the wasm).
     let best = |table: &[(&'static str, &'static str)]| {
-        table.iter().filter(|(k, _)| matches(&name, k)).max_by_key(|(k, _)| k.trim_start_matches('^').len()).map(|(_, id)| *id)
+        let mut best: Option<(usize, &'static str)> = None;
+        for &(k, id) in table {
+            let len = k.trim_start_matches('^').len();
+            if matches(&name, k) && best.is_none_or(|(l, _)| len >= l) {
+                best = Some((len, id));
+            }
+        }
+        best.map(|(_, id)| id)
     };
     best(DERIVED).or_else(|| best(BASE))
 }
@@ -164,18 +173,31 @@ pub fn sniff_parser(text: &str) -> Vec<&'static str> {
     let mut found: Vec<(usize, usize, &'static str)> = Vec::new();
     for (order, f) in crate::families::all().enumerate() {
         let s = &f.syntax;
-        let score = |list: &[&str]| list.iter().filter(|m| !m.is_empty() && crate::text::find(text, m).is_some()).map(|m| m.len()).sum::<usize>();
-        let opening = score(s.section) + score(s.start);
+        // The total length of the markers of `list` (but those of `skip`) found in `text`.
+        let score = |list: &[&str], skip: &[&str]| {
+            let mut n = 0;
+            for m in list {
+                if !m.is_empty() && !skip.contains(m) && crate::text::find(text, m).is_some() {
+                    n += m.len();
+                }
+            }
+            n
+        };
+        let opening = score(s.section, &[]) + score(s.start, &[]);
         if opening == 0 {
             continue;
         }
-        let closing = score(s.section_end) + score(s.end.iter().filter(|e| !s.start.contains(e)).copied().collect::<Vec<_>>().as_slice());
+        let closing = score(s.section_end, &[]) + score(s.end, s.start);
         let rank = if f.id == "generic" { 0 } else { opening + closing };
         found.push((rank, order, f.id));
     }
     // Higher rank first; the sort is stable, so ties keep registry order.
     crate::small::sort_by(&mut found, |a, b| a.0 > b.0);
-    found.into_iter().map(|(_, _, id)| id).collect()
+    let mut ids = Vec::with_capacity(found.len());
+    for (_, _, id) in found {
+        ids.push(id);
+    }
+    ids
 }
 
 #[cfg(test)]

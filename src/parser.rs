@@ -144,15 +144,30 @@ pub fn check_keys(obj: &crate::json::Map, what: &str, valid: &[&str], extra: &[&
     let Some(bad) = obj.keys().find(|k| !valid.contains(&k.as_str()) && !extra.contains(&k.as_str())) else { return Ok(()) };
     let mut all: Vec<&str> = valid.to_vec();
     all.extend_from_slice(extra);
-    let close = all.iter().map(|k| (edit_distance(bad, k), *k)).min().filter(|(d, _)| *d <= 2);
+    // The closest (then the first in order), in a loop: adapters are a copy per use in the wasm.
+    let mut close: Option<(usize, &str)> = None;
+    for &k in &all {
+        let c = (edit_distance(bad, k), k);
+        if close.is_none_or(|best| c < best) {
+            close = Some(c);
+        }
+    }
+    let close = close.filter(|(d, _)| *d <= 2);
     let hint = close.map(|(_, k)| format!(" (did you mean `{k}`?)")).unwrap_or_default();
     Err(Error(format!("unknown {what} `{bad}`{hint}; valid {what}s: {}", crate::small::join(&all, ", "))))
 }
 
 /// Levenshtein distance over chars (short option names only).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
+    let mut chars = Vec::with_capacity(b.len());
+    for c in b.chars() {
+        chars.push(c);
+    }
+    let b = chars;
+    let mut row: Vec<usize> = Vec::with_capacity(b.len() + 1);
+    for j in 0..b.len() + 1 {
+        row.push(j);
+    }
     for (i, ca) in a.chars().enumerate() {
         let mut prev = row[0];
         row[0] = i + 1;

@@ -116,7 +116,11 @@ impl Types {
     }
 
     pub fn names(self) -> String {
-        crate::small::join(&self.iter().map(Ty::name).collect::<Vec<_>>(), " or ")
+        let mut names = Vec::new();
+        for t in self.iter() {
+            names.push(t.name());
+        }
+        crate::small::join(&names, " or ")
     }
 }
 

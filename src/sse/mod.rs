@@ -128,8 +128,14 @@ impl SseOptions {
 /// first `-` (`chatcmpl-3f2a…` -> `3f2a…`), at most 24.
 fn id_tail(id: &str) -> String {
     let rest = crate::text::split_once_byte(id, b'-').map_or(id, |(_, r)| r);
-    let alnum: Vec<char> = rest.chars().filter(char::is_ascii_alphanumeric).collect();
-    alnum[alnum.len().saturating_sub(24)..].iter().collect()
+    // As bytes (an ASCII byte of UTF-8 is that character), in a loop.
+    let mut alnum = String::new();
+    for b in rest.bytes() {
+        if b.is_ascii_alphanumeric() {
+            alnum.push(b as char);
+        }
+    }
+    alnum[alnum.len().saturating_sub(24)..].to_string()
 }
 
 /// A diagnostic from the rewrite: a parser diagnostic of one choice (`choice`, and `index`

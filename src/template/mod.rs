@@ -70,17 +70,24 @@ fn strings(obj: &crate::json::Map, key: &str) -> Result<Option<Vec<String>>, Str
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if !s.is_empty() => Ok(Some(vec![s.clone()])),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|v| v.as_str().filter(|s| !s.is_empty()).map(str::to_string).ok_or_else(bad))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
+        Some(Value::Array(a)) => {
+            // A loop: a `collect` into a `Result` is a copy of its adapters in the wasm.
+            let mut list = Vec::with_capacity(a.len());
+            for v in a {
+                list.push(v.as_str().filter(|s| !s.is_empty()).ok_or_else(bad)?.to_string());
+            }
+            Ok(Some(list))
+        }
         Some(_) => Err(bad()),
     }
 }
 
 fn owned(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
+    let mut list = Vec::with_capacity(v.len());
+    for s in v {
+        list.push(s.to_string());
+    }
+    list
 }
 
 fn push_new(to: &mut Vec<String>, from: &[&str]) {
