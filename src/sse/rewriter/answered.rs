@@ -586,29 +586,28 @@ fn event_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// True when `bytes` starts with `prefix`: a word (eight bytes) a step, then the last eight
-/// bytes (the envelopes compared are about 200 bytes; in the size-optimised wasm build,
-/// `starts_with` and iterator adapters are calls and byte loops). The words are read from
-/// `as_chunks` arrays of equal length: no bounds check per word.
+/// True when `bytes` starts with `prefix`: sixteen bytes a step, then the last sixteen bytes
+/// (overlapping; a shorter `prefix` as a slice) (the envelopes compared are about 200 bytes;
+/// in the size-optimised wasm build, `starts_with` and iterator adapters are calls and byte
+/// loops). The steps are read from `as_chunks` arrays, as many as both have: no bounds checks.
 #[inline(never)]
 fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
     let Some(b) = bytes.get(..prefix.len()) else { return false };
-    let (words, tail) = prefix.as_chunks::<8>();
-    let (others, others_tail) = b.as_chunks::<8>();
-    // (Both as long: `n` bounds both, so no bounds checks.)
-    let n = words.len().min(others.len());
+    let (steps, _) = prefix.as_chunks::<16>();
+    let (others, _) = b.as_chunks::<16>();
+    let n = steps.len().min(others.len());
     let mut i = 0;
     while i < n {
-        if words[i] != others[i] {
+        if u128::from_ne_bytes(steps[i]) != u128::from_ne_bytes(others[i]) {
             return false;
         }
         i += 1;
     }
-    // The last few bytes as the last eight (overlapping the words; no `memcmp` call).
-    let last = |s: &[u8]| s.get(s.len().wrapping_sub(8)..).and_then(<[u8]>::first_chunk::<8>).copied();
+    // The last few bytes as the last sixteen (no `memcmp` call).
+    let last = |s: &[u8]| s.get(s.len().wrapping_sub(16)..).and_then(<[u8]>::first_chunk::<16>).map(|w| u128::from_ne_bytes(*w));
     match (last(prefix), last(b)) {
         (Some(x), Some(y)) => x == y,
-        _ => tail == others_tail,
+        _ => b == prefix,
     }
 }
 
@@ -620,7 +619,8 @@ fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
 fn plain_run(w: u64, special: crate::quiet::Stop) -> usize {
     const ONES: u64 = u64::MAX / 255;
     // From 0x7f: DEL and the bytes from 0x80 (a carry only goes past a flagged byte).
-    let flags = crate::json::emit::escape_flags_in_word(w) | (w | w.wrapping_add(ONES)) & (ONES << 7);
+    use crate::text::{word_eq_flags, word_less_flags};
+    let flags = word_less_flags(w, 0x20) | word_eq_flags(w, b'"') | word_eq_flags(w, b'\\') | (w | w.wrapping_add(ONES)) & (ONES << 7);
     let first = (flags.trailing_zeros() / 8) as usize;
     // The bytes of `special` between the space and `~` (a marker's first byte).
     if special.0 & !(crate::quiet::Stop::JSON_STRING.0 | crate::quiet::Stop::ESCAPES.0) == 0 {
