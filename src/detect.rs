@@ -133,7 +133,7 @@ const BASE: &[(&str, &str)] = &[
 pub fn normalize(model: &str) -> String {
     let name = model.trim();
     // After the last `/`, before the first `:` (found as bytes: no reverse char searcher in the wasm).
-    let name = &name[name.bytes().rposition(|b| b == b'/').map_or(0, |i| i + 1)..];
+    let name = &name[crate::text::rfind_byte(name, b'/').map_or(0, |i| i + 1)..];
     let name = &name[..name.bytes().position(|b| b == b':').unwrap_or(name.len())];
     name.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).map(|c| c.to_ascii_lowercase()).collect()
 }

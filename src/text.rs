@@ -159,6 +159,11 @@ pub fn find_byte(s: &str, b: u8) -> Option<usize> {
     s.bytes().position(|c| c == b)
 }
 
+/// `s.rfind(b as char)` for an ASCII byte `b` (one copy for every use).
+pub fn rfind_byte(s: &str, b: u8) -> Option<usize> {
+    s.bytes().rposition(|c| c == b)
+}
+
 /// `s.split_once(b as char)` for an ASCII byte `b` (through `find_byte`).
 pub fn split_once_byte(s: &str, b: u8) -> Option<(&str, &str)> {
     let at = find_byte(s, b)?;

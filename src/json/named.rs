@@ -181,7 +181,7 @@ impl NamedReader {
     fn kimi(header: &str) -> Option<(&str, &str)> {
         let header = header.trim();
         // `:` found as bytes (no reverse char searcher in the wasm).
-        let last = header.bytes().rposition(|b| b == b':')?;
+        let last = crate::text::rfind_byte(header, b':')?;
         let (head, idx) = (&header[..last], &header[last + 1..]);
         if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
             return None;

@@ -89,14 +89,12 @@ pub fn coerce_value(v: &Value, schema: &Value, root: &Value) -> Coerced {
         Value::Array(a) => match items(s, root) {
             Some(is) => {
                 let mut ok = true;
-                let out = a
-                    .iter()
-                    .map(|x| {
-                        let c = coerce_value(x, is, root);
-                        ok &= c.ok;
-                        c.value
-                    })
-                    .collect();
+                let mut out = Vec::with_capacity(a.len());
+                for x in a {
+                    let c = coerce_value(x, is, root);
+                    ok &= c.ok;
+                    out.push(c.value);
+                }
                 Coerced { value: Value::Array(out), ok }
             }
             None => Coerced { value: v.clone(), ok: true },

@@ -230,7 +230,10 @@ struct UnionReader {
 
 impl UnionReader {
     fn boxed(_bare: bool) -> Box<dyn Reader> {
-        let families = DEFAULT_UNION.iter().filter_map(|id| payload_family(id)).collect();
+        let mut families = Vec::with_capacity(DEFAULT_UNION.len());
+        for id in DEFAULT_UNION {
+            families.extend(payload_family(id));
+        }
         Box::new(UnionReader { families, inner: None, spare: None })
     }
 

@@ -311,7 +311,11 @@ fn frame_value(f: Frame, root: &Value) -> Value {
         return Value::String(f.text);
     }
     if types.has(Ty::Array) && !types.has(Ty::Object) {
-        return Value::Array(f.children.into_iter().map(|(_, v)| v).collect());
+        let mut list = Vec::with_capacity(f.children.len());
+        for (_, v) in f.children {
+            list.push(v);
+        }
+        return Value::Array(list);
     }
     // Children grouped by name, in document order; a repeated name stays a list.
     let mut m = Map::new();
