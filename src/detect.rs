@@ -134,7 +134,7 @@ pub fn normalize(model: &str) -> String {
     let name = model.trim();
     // After the last `/`, before the first `:` (found as bytes: no reverse char searcher in the wasm).
     let name = &name[crate::text::rfind_byte(name, b'/').map_or(0, |i| i + 1)..];
-    let name = &name[..name.bytes().position(|b| b == b':').unwrap_or(name.len())];
+    let name = &name[..crate::text::find_byte(name, b':').unwrap_or(name.len())];
     name.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).map(|c| c.to_ascii_lowercase()).collect()
 }
 

@@ -76,23 +76,6 @@ pub fn word_eq_flags(w: u64, c: u8) -> u64 {
     word_less_flags(w ^ (u64::MAX / 255 * c as u64), 1)
 }
 
-#[cfg(test)]
-mod scan_tests {
-    use super::*;
-
-    #[test]
-    fn word_scans_find_the_first_stop_byte() {
-        let text = b"abcdefghijklmnopqrstu\"vwxyz\n\xc3\xa9";
-        for start in 0..text.len() {
-            let quote = scan_until(text, start, |w| word_eq_flags(w, b'"'), |c| c == b'"');
-            assert_eq!(quote, text[start..].iter().position(|&c| c == b'"').map_or(text.len(), |i| start + i));
-            let ctrl = scan_until(text, start, |w| word_less_flags(w, 0x20), |c| c < 0x20);
-            assert_eq!(ctrl, text[start..].iter().position(|&c| c < 0x20).map_or(text.len(), |i| start + i));
-        }
-        assert!(word_less_flags(u64::from_le_bytes(*b"\x1fzzzzzzz"), 0x20) != 0 && word_less_flags(u64::from_le_bytes(*b"\xffzzz zzz"), 0x20) == 0);
-    }
-}
-
 /// Trims `s`'s leading and trailing whitespace (as `str::trim`) in place, keeping its buffer.
 pub fn trim_in_place(s: &mut alloc::string::String) {
     s.truncate(s.trim_end().len());
@@ -134,25 +117,6 @@ pub fn replace(hay: &str, from: &str, to: &str) -> alloc::string::String {
     out
 }
 
-#[cfg(test)]
-mod find_tests {
-    use super::{find, replace};
-
-    #[test]
-    fn find_and_replace_agree_with_str() {
-        let hays = ["", "a", "aab", "abab", "xx<|yy<|", "é<|é", "got 1, got 2", "~~1~01"];
-        let needles = ["", "a", "ab", "b", "<|", "é", "got ", "~1", "aab", "abab!"];
-        for h in hays {
-            for n in needles {
-                assert_eq!(find(h, n), h.find(n), "{h:?} {n:?}");
-                if !n.is_empty() {
-                    assert_eq!(replace(h, n, "[x]"), h.replace(n, "[x]"), "{h:?} {n:?}");
-                }
-            }
-        }
-    }
-}
-
 /// `s.find(b as char)` for an ASCII byte `b`, found as a byte: no char searcher in the wasm.
 #[inline]
 pub fn find_byte(s: &str, b: u8) -> Option<usize> {
@@ -182,14 +146,42 @@ pub fn parse_u64(s: &str, radix: u32) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod parse_tests {
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_scans_find_the_first_stop_byte() {
+        let text = b"abcdefghijklmnopqrstu\"vwxyz\n\xc3\xa9";
+        for start in 0..text.len() {
+            let quote = scan_until(text, start, |w| word_eq_flags(w, b'"'), |c| c == b'"');
+            assert_eq!(quote, text[start..].iter().position(|&c| c == b'"').map_or(text.len(), |i| start + i));
+            let ctrl = scan_until(text, start, |w| word_less_flags(w, 0x20), |c| c < 0x20);
+            assert_eq!(ctrl, text[start..].iter().position(|&c| c < 0x20).map_or(text.len(), |i| start + i));
+        }
+        assert!(word_less_flags(u64::from_le_bytes(*b"\x1fzzzzzzz"), 0x20) != 0 && word_less_flags(u64::from_le_bytes(*b"\xffzzz zzz"), 0x20) == 0);
+    }
+
+    #[test]
+    fn find_and_replace_agree_with_str() {
+        let hays = ["", "a", "aab", "abab", "xx<|yy<|", "é<|é", "got 1, got 2", "~~1~01"];
+        let needles = ["", "a", "ab", "b", "<|", "é", "got ", "~1", "aab", "abab!"];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find(h, n), h.find(n), "{h:?} {n:?}");
+                if !n.is_empty() {
+                    assert_eq!(replace(h, n, "[x]"), h.replace(n, "[x]"), "{h:?} {n:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn parse_u64_is_from_str() {
         for s in ["", "+", "0", "+0", "007", "42", "-1", "1 ", " 1", "1.0", "18446744073709551615", "18446744073709551616", "99999999999999999999", "١", "+-1", "1_0"] {
-            assert_eq!(super::parse_u64(s, 10), s.parse::<u64>().ok(), "{s:?}");
+            assert_eq!(parse_u64(s, 10), s.parse::<u64>().ok(), "{s:?}");
         }
         for s in ["", "+", "0", "fF", "+aB9", "-1", "g", "ffffffffffffffff", "10000000000000000", "١"] {
-            assert_eq!(super::parse_u64(s, 16), u64::from_str_radix(s, 16).ok(), "{s:?}");
+            assert_eq!(parse_u64(s, 16), u64::from_str_radix(s, 16).ok(), "{s:?}");
         }
     }
 }

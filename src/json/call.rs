@@ -740,13 +740,8 @@ impl WrapperReader {
     }
 
     fn classify_key(&self) -> Role {
-        let unescaped;
-        let key = if self.key.contains('\\') {
-            unescaped = unescape(&self.key).unwrap_or_default();
-            unescaped.as_str()
-        } else {
-            self.key.as_str()
-        };
+        let key = crate::json::unescaped(&self.key).unwrap_or_default();
+        let key = key.as_ref();
         if self.wrapper.key_is_name {
             return if self.keys == 1 { Role::Args } else { Role::Skip };
         }

@@ -94,6 +94,15 @@ pub fn unescape(body: &str) -> Option<String> {
     unescape_into(body, &mut out).map(|()| out)
 }
 
+/// `unescape`, borrowed when `body` holds no escape (no allocation for most strings).
+pub fn unescaped(body: &str) -> Option<alloc::borrow::Cow<'_, str>> {
+    if crate::text::find_byte(body, b'\\').is_some() {
+        unescape(body).map(alloc::borrow::Cow::Owned)
+    } else {
+        Some(alloc::borrow::Cow::Borrowed(body))
+    }
+}
+
 /// `unescape` appending to `out` (a reused buffer); `None` on an invalid escape, with `out`
 /// holding what was decoded before it.
 pub fn unescape_into(body: &str, out: &mut String) -> Option<()> {

@@ -13,7 +13,7 @@ pub(crate) mod emit;
 pub(crate) mod named;
 pub(crate) mod scanner;
 
-pub(crate) use emit::{escape_of, needs_escape, push_escaped, simple_escape_value, push_json_string, unescape, unescape_into, ObjectWriter};
+pub(crate) use emit::{escape_of, needs_escape, push_escaped, simple_escape_value, push_json_string, unescape, unescape_into, unescaped, ObjectWriter};
 pub use serde_json::{Number, Value};
 
 /// A JSON object (keys in insertion order).

@@ -187,7 +187,7 @@ impl NamedReader {
             return None;
         }
         // The name is what precedes the first `:` (vLLM), without the `functions.` prefix.
-        let head = &head[..head.bytes().position(|b| b == b':').unwrap_or(head.len())];
+        let head = &head[..crate::text::find_byte(head, b':').unwrap_or(head.len())];
         let name = head.strip_prefix("functions.").unwrap_or(head);
         if name.is_empty() {
             return None;

@@ -39,7 +39,7 @@ impl Event {
     pub fn non_data_lines(&self) -> String {
         let mut out = String::new();
         // The common event: one `data:` line.
-        if self.raw.starts_with("data:") && self.raw.ends_with('\n') && !self.raw.as_bytes()[..self.raw.len() - 1].contains(&b'\n') {
+        if self.raw.starts_with("data:") && crate::text::find_byte(&self.raw, b'\n') == Some(self.raw.len() - 1) {
             return out;
         }
         for line in self.raw.split_inclusive('\n') {

@@ -432,7 +432,7 @@ impl SseRewriter {
             },
         };
         let text = match fast::get(&c.delta, "content") {
-            Some(t) if t.starts_with('"') => match decoded(&t[1..t.len() - 1]) {
+            Some(t) if t.starts_with('"') => match crate::json::unescaped(&t[1..t.len() - 1]) {
                 Some(t) => Some(t),
                 None => return false,
             },
@@ -808,16 +808,6 @@ impl SseRewriter {
             }
             write_outs(out, &fields_of(&envelope), outs, false, "");
         }
-    }
-}
-
-/// A JSON string body decoded (`None`: an invalid escape), borrowed when it holds no escape
-/// (no allocation for most upstream texts).
-fn decoded(body: &str) -> Option<Cow<'_, str>> {
-    if body.contains('\\') {
-        crate::json::unescape(body).map(Cow::Owned)
-    } else {
-        Some(Cow::Borrowed(body))
     }
 }
 

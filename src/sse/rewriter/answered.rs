@@ -269,20 +269,22 @@ impl SseRewriter {
                 // The run of plain bytes (the same in the input, the texts and the output), a
                 // word at a time while eight bytes are there to read and write (the bytes
                 // past the run are scratch); the rest a byte at a time below.
-                while !escape {
-                    let Some(&w) = body.get(len..).and_then(<[u8]>::first_chunk::<8>) else { break };
-                    let Some(wt) = texts.get_mut(t..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
-                    *wt = w;
-                    if !verbatim {
-                        let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
-                        *wo = w;
-                    }
-                    let k = plain_run(u64::from_le_bytes(w), special);
-                    t += k;
-                    o += if verbatim { 0 } else { k };
-                    len += k;
-                    if k < 8 {
-                        break;
+                if !escape {
+                    loop {
+                        let Some(&w) = body.get(len..).and_then(<[u8]>::first_chunk::<8>) else { break };
+                        let Some(wt) = texts.get_mut(t..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+                        *wt = w;
+                        if !verbatim {
+                            let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+                            *wo = w;
+                        }
+                        let k = plain_run(u64::from_le_bytes(w), special);
+                        t += k;
+                        o += if verbatim { 0 } else { k };
+                        len += k;
+                        if k < 8 {
+                            break;
+                        }
                     }
                 }
                 // (The text does not fit when its plain bytes alone do not.)
@@ -522,7 +524,7 @@ impl SseRewriter {
             return None;
         }
         let body = core::str::from_utf8(&event[ip.len()..end]).ok()?;
-        let text = decoded(body)?;
+        let text = crate::json::unescaped(body)?;
         let (slot, base_empty) = (env.slot, env.base_empty);
         self.flush_quiet();
         let index = self.choices[slot].index;
