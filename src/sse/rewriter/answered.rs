@@ -384,8 +384,12 @@ impl SseRewriter {
             // Whole decoded texts (see `quiet_texts`): valid UTF-8.
             let texts = core::str::from_utf8(&self.quiet_texts[..self.quiet_len]).unwrap_or_default();
             debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not UTF-8");
-            // The parser holds a `\\` the texts end with (`quiet_escape`): no event has it yet.
-            p.push_after_quiet_with(texts, texts.len() - usize::from(self.quiet_escape), |_| events += 1);
+            // An arguments run is taken without being scanned again (the hint vouched for its
+            // bytes); else the parser holds a `\\` the texts end with (`quiet_escape`): no
+            // event has it yet.
+            if !p.take_quiet_args(texts) {
+                p.push_after_quiet_with(texts, texts.len() - usize::from(self.quiet_escape), |_| events += 1);
+            }
             debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
             debug_assert!(false, "quiet SSE texts without a hint");
