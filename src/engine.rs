@@ -403,6 +403,24 @@ impl Engine {
         matches!(self.mode, Mode::Payload) && self.reader.as_ref().is_some_and(|r| r.quiet_backslash())
     }
 
+    /// Consumes `run`, input the quiet hint admits (`quiet`) of kind `Args`, through the
+    /// reader's `Reader::take_quiet` (no event, the arguments not scanned again); false, with
+    /// nothing changed, when the reader cannot (then `push` it).
+    pub fn take_quiet(&mut self, run: &str, sink: &mut Sink) -> bool {
+        if !self.buf.is_empty() || !matches!(self.mode, Mode::Payload) || sink.calls_started() <= self.payload_state.calls_at_start {
+            return false;
+        }
+        if !self.reader.as_mut().is_some_and(|r| r.take_quiet(run, sink)) {
+            return false;
+        }
+        // As `consume` keeps the bytes of a step that ends no call (markup of the open call).
+        if self.markup.on {
+            self.markup.text.push_str(run);
+        }
+        self.base += run.len();
+        true
+    }
+
     /// Feeds a chunk.
     pub fn push(&mut self, chunk: &str, sink: &mut Sink) {
         if self.buf.is_empty() {

@@ -377,6 +377,18 @@ impl ToolCallParser {
         debug_assert!(skipped, "the events of a quiet run are not where quiet() said");
     }
 
+    /// `push_after_quiet(run, n)` where `run` is a quiet run of arguments the caller answered
+    /// (`quiet()` of kind `Args`, the runs pushed since, concatenated; `n` all of it but a
+    /// `\\` it ends an escape with), with no events queued: the arguments take it without
+    /// scanning it again and no event is made. False, with nothing changed, when the parser
+    /// cannot take it so (then push it that way).
+    pub fn take_quiet_args(&mut self, run: &str) -> bool {
+        if self.finished || !self.utf8.is_empty() || self.sink.queued() > 0 {
+            return false;
+        }
+        self.engine.take_quiet(run, &mut self.sink)
+    }
+
     /// Feeds bytes; a UTF-8 sequence split across chunks is joined (invalid bytes become U+FFFD).
     pub fn push_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
         self.feed_bytes(bytes);
@@ -493,6 +505,45 @@ mod tests {
     use crate::prelude::*;
     use super::*;
     use crate::json::json;
+
+    /// `take_quiet_args` takes the quiet runs of an arguments string (escapes cut between
+    /// runs, a held `\\` before a run) so that what follows reads as when every byte was
+    /// pushed, for the JSON call readers (hermes, a `NAME{json}` family, Mistral's); it takes
+    /// nothing where no arguments string is open.
+    #[test]
+    fn take_quiet_args_is_a_push_of_the_run() {
+        let cases = [
+            ("hermes", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"", "\"}}</tool_call> after"),
+            ("deepseek_v31", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": \"", "\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+            ("mistral", "[TOOL_CALLS]f[ARGS]{\"a\": \"", "\"}"),
+        ];
+        let runs: [&[&str]; 5] = [&["x y"], &["ab\\", "n", "c\\\\", "\\", "\\", "t\\", "t"], &["\\", "n"], &["caf\u{e9} \\\""], &["a", "\\", "\"\\\\"]];
+        for (parser, head, tail) in cases {
+            for run in runs {
+                let text: String = run.concat();
+                let want = parse(&[head, &text, tail].concat(), &Options::new(parser)).unwrap();
+                let mut p = ToolCallParser::new(&Options::new(parser)).unwrap();
+                let mut got = ParseResult::default();
+                p.push_with(head, |e| got.add(e));
+                // The runs taken one by one, each at the hint after the one before.
+                for r in run {
+                    let q = p.quiet().unwrap_or_else(|| panic!("{parser} {r:?}: no hint"));
+                    // (A run may end inside an escape, as answered SSE texts may.)
+                    assert!(matches!(q.kind, crate::QuietKind::Args(0)) && q.admits(r.trim_end_matches('\\')), "{parser} {r:?}: {q:?}");
+                    assert!(p.take_quiet_args(r), "{parser} {r:?}");
+                }
+                p.push_with(tail, |e| got.add(e));
+                p.finish_with(|e| got.add(e));
+                assert_eq!(got.tool_calls.len(), 1, "{parser} {run:?}: {got:?}");
+                assert_eq!(got, want, "{parser} {run:?}");
+            }
+        }
+        // Nowhere near an arguments string: nothing taken.
+        let mut p = ToolCallParser::new(&Options::new("hermes")).unwrap();
+        assert!(!p.take_quiet_args("abc"));
+        p.push_with("<tool_call>{\"name\": \"", |_| {});
+        assert!(!p.take_quiet_args("abc"));
+    }
 
     /// `check` fails exactly where `new` fails, with the same message.
     #[test]

@@ -104,6 +104,15 @@ pub trait Reader {
         false
     }
 
+    /// Where `quiet` hints an arguments string (or `quiet_backslash` holds): consumes `run`,
+    /// input that hint admits, whole, its arguments fragment going to the call without an
+    /// event (`Sink::args_quiet`: the caller answered it) and without scanning it again, and
+    /// returns true; false (the default), with nothing changed, when it cannot (the caller then
+    /// feeds it).
+    fn take_quiet(&mut self, _run: &str, _sink: &mut Sink) -> bool {
+        false
+    }
+
     /// A native fast path (not in the wasm: size): the whole payload that starts `input` (after
     /// its consumed opening marker, or at its bare one), read in one pass when all of it is in
     /// `input` and plain, its calls written to the sink; returns the bytes it takes (the

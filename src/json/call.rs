@@ -206,6 +206,12 @@ impl Reader for CallsReader {
         }
     }
 
+    fn take_quiet(&mut self, run: &str, sink: &mut Sink) -> bool {
+        let taken = matches!(self.part, ListPart::InObj { .. }) && self.obj.as_mut().is_some_and(|o| o.forwarding() && sink.args_quiet(run, &mut o.sc));
+        self.consumed += if taken { run.len() } else { 0 };
+        taken
+    }
+
     fn reset(&mut self, bare: bool) -> bool {
         // Only a reader configured as `new` makes it (not `keep_nameless`, `without_collapse`).
         if self.keep_nameless || self.collapse == self.bare {

@@ -260,6 +260,10 @@ impl Reader for NamedReader {
         self.part == Part::Args && self.args.quiet_backslash()
     }
 
+    fn take_quiet(&mut self, run: &str, sink: &mut Sink) -> bool {
+        self.part == Part::Args && sink.args_quiet(run, &mut self.args.sc)
+    }
+
     fn reset(&mut self, _bare: bool) -> bool {
         self.part = if self.cfg.type_sep.is_some() { Part::Type } else { Part::NameOpen };
         self.name.clear();
@@ -606,6 +610,14 @@ impl Reader for MistralReader {
         match self.part {
             MistralPart::Args => self.args.quiet_backslash(),
             MistralPart::Inner => self.inner.as_ref().is_some_and(|r| r.quiet_backslash()),
+            _ => false,
+        }
+    }
+
+    fn take_quiet(&mut self, run: &str, sink: &mut Sink) -> bool {
+        match self.part {
+            MistralPart::Args => sink.args_quiet(run, &mut self.args.sc),
+            MistralPart::Inner => self.inner.as_mut().is_some_and(|r| r.take_quiet(run, sink)),
             _ => false,
         }
     }

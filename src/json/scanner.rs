@@ -252,6 +252,33 @@ impl JsonScanner {
         matches!(self.place, Place::Str { .. })
     }
 
+    /// Reads `run`, a quiet run of the string it is in (`in_plain_string` or `held_backslash`:
+    /// no `"`, no control byte, `\\` only in simple escapes, after a held `\\` a simple-escape
+    /// byte first) without scanning it. `take` gets what `feed` would write for it, as whether a
+    /// held `\\` goes out first and how many of `run`'s bytes follow (all but a `\\` it ends
+    /// with that opens an escape, held then); when it takes them (true), the scanner is left
+    /// where `feed` would leave it. False, with nothing changed, when it is not in such a
+    /// string or `take` refuses.
+    pub fn quiet_run(&mut self, run: &[u8], take: impl FnOnce(bool, usize) -> bool) -> bool {
+        let held = self.held_backslash();
+        let Place::Str { key, low: false, .. } = self.place else { return false };
+        if !held && !self.in_plain_string() {
+            return false;
+        }
+        // The `\\` run at the end: its bytes pair up into escapes from its start (the byte
+        // before it, no `\\`, ends an escape or is plain), or from the held `\\`.
+        let mut k = 0;
+        while k < run.len() && run[run.len() - 1 - k] == b'\\' {
+            k += 1;
+        }
+        let open = if k == run.len() { (k + usize::from(held)) % 2 == 1 } else { k % 2 == 1 };
+        if !take(held, run.len() - usize::from(open)) {
+            return false;
+        }
+        self.place = Place::Str { key, esc: if open { Esc::Backslash } else { Esc::None }, low: false };
+        true
+    }
+
     /// Number of repairs made (repair mode only).
     pub fn repairs(&self) -> u32 {
         self.repairs

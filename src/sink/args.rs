@@ -123,6 +123,26 @@ impl ArgsGuard {
         Taken::All
     }
 
+    /// Takes `s` after a `\\` when `held`: what a reader's scanner wrote for a quiet run of a
+    /// string of the arguments (`JsonScanner::quiet_run`: string bytes and whole simple
+    /// escapes, no `"`), without scanning it: the guard is inside that string and stays there.
+    /// False, with nothing changed, when it cannot vouch for that: not in a plain string, a
+    /// fragment refused or cut before, or past the size limit (the caller then sends it the
+    /// usual way).
+    pub fn take_quiet(&mut self, held: bool, s: &str, max: usize) -> bool {
+        let held = if held { "\\" } else { "" };
+        if self.diverged || self.overflowed || !self.scanner.in_plain_string() || self.text.len() + held.len() + s.len() > max {
+            return false;
+        }
+        self.text.push_str(held);
+        self.text.push_str(s);
+        debug_assert!({
+            let mut sc = self.scanner.clone();
+            continues(&mut sc, &self.text[self.text.len() - held.len() - s.len()..]) && sc.same_place(&self.scanner)
+        }, "a quiet run {s:?} is not string bytes");
+        true
+    }
+
     /// What `take_whole` trusts (checked in debug builds): scanning `s` from the start accepts
     /// all of it and ends after the object.
     fn rescan_is_whole(&self, s: &str) -> bool {

@@ -424,6 +424,27 @@ impl Sink {
         self.args_from(s, Written::Read(read))
     }
 
+    /// Reads `run`, a quiet run of a string of the open call's arguments
+    /// (`Reader::take_quiet`), with the reader's scanner `sc` (from the arguments' `{`, every
+    /// output of it sent here): the arguments take what `sc` would write for it without either
+    /// scanning it (`JsonScanner::quiet_run`, `ArgsGuard::take_quiet`), and no event is queued
+    /// (the caller answered the run). False, with nothing changed, when that does not hold.
+    pub fn args_quiet(&mut self, run: &str, sc: &mut JsonScanner) -> bool {
+        let max = self.limits.max_args_bytes;
+        let Some(call) = self.open_call_mut() else { return false };
+        #[cfg(debug_assertions)]
+        let check = sc.clone();
+        let taken = sc.quiet_run(run.as_bytes(), |held, n| run.get(..n).is_some_and(|s| call.args.take_quiet(held, s, max)));
+        #[cfg(debug_assertions)]
+        if taken {
+            // What `quiet_run` trusts: scanning the run writes the same and ends in the same place.
+            let (mut again, mut written) = (check, String::new());
+            let (used, r) = again.feed(run, Some(&mut written));
+            debug_assert!(used == run.len() && r.is_ok() && again.same_place(sc) && self.call.args.text.ends_with(written.as_str()), "a quiet run {run:?} is not string bytes of the arguments");
+        }
+        taken
+    }
+
     /// Like `args`, for the last fragment of the open call's arguments, which the reader wrote
     /// itself, at most `depth` levels deep: when nothing went to the call before, `s` is the
     /// whole object and the guard takes it without scanning it (`ArgsGuard::take_whole`, which

@@ -1,8 +1,9 @@
 //! The answered path of `SseRewriter` (`push_answered`): events the quiet-run hint admits
 //! (`SseQuiet`) are answered from its bytes without reading them as SSE or JSON, and events
 //! that repeat the last event's bytes but for its text (`Shape`) are read by comparing those
-//! bytes. The output is `push`'s, byte for byte (tests/sse.rs compares the two on every
-//! recorded stream).
+//! bytes. The output is `push`'s, byte for byte, but that a quiet run of argument or reasoning
+//! deltas within one chunk is one event, the texts joined (tests/sse.rs compares the two on
+//! every recorded stream once such runs are merged: `toolwire::testing::merged_deltas`).
 
 use crate::prelude::*;
 use super::*;
@@ -113,20 +114,12 @@ enum PartKind {
 /// Templates a shape keeps.
 const MAX_TEMPLATES: usize = 4;
 
-/// One event's output with its part's text left out: `prefix` + the text escaped + the suffix;
-/// `joint` is the suffix + `prefix` (what comes between two texts), the suffix its first
-/// `suffix_len` bytes.
+/// One event's output with its part's text left out: `prefix` + the text escaped + `suffix`.
+/// A quiet run's texts within one chunk go out in one such event (`answer_quiet`).
 struct Template {
     kind: PartKind,
     prefix: String,
-    joint: String,
-    suffix_len: usize,
-}
-
-impl Template {
-    fn suffix(&self) -> &[u8] {
-        &self.joint.as_bytes()[..self.suffix_len]
-    }
+    suffix: String,
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -139,9 +132,10 @@ impl SseRewriter {
         self.hint.as_ref()
     }
 
-    /// Like `push`, with the same output, but the events of a chunk that the quiet-run hint
-    /// admits (see [`SseQuiet`]) are answered from the hint's bytes without reading them as
-    /// SSE or JSON, whole events at a time; an event it does not admit goes the plain way (and
+    /// Like `push`, but the events of a chunk that the quiet-run hint admits (see
+    /// [`SseQuiet`]) are answered from the hint's bytes without reading them as SSE or JSON,
+    /// whole events at a time, a run of argument or reasoning deltas as one event (the output is
+    /// `push`'s once such runs are merged); an event it does not admit goes the plain way (and
     /// the hint after it answers the next ones). `Verbatim` when every event of the chunk was
     /// answered and comes out as it came (then nothing is appended: the output is `bytes`).
     /// Answered texts wait (at most 64 KiB) and go to the choice's parser before any later
@@ -205,8 +199,9 @@ impl SseRewriter {
     /// the first event is not admitted, with nothing changed but `out` from `start`. Written
     /// for the size-optimised wasm build, where every `Vec::push` is a call and a
     /// `memory.copy` costs more than a short byte loop: the texts and the output are written
-    /// by index into zeroed room kept between chunks, short texts a byte at a time, and the
-    /// output between two texts (the template's `joint`) is one copy per event. Per event the
+    /// by index into zeroed room kept between chunks, short texts a byte at a time. With a
+    /// template the run's texts go out as ONE event (the template's prefix, the texts, its
+    /// suffix): the same deltas merged, as one network chunk brought them. Per event the
     /// input is compared once: its text's run of plain bytes (copied as they are), the rare
     /// bytes one at a time, then what follows the text (`input_joint` up to the next text, or
     /// `input_suffix` for the last event).
@@ -230,9 +225,7 @@ impl SseRewriter {
         // The bytes not copied as they are: the stop bytes (from 0x80 too) and those a JSON
         // string escapes.
         let special = crate::quiet::Stop(stop.0 | crate::quiet::Stop::JSON_STRING.0);
-        // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
-        // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
-        // `output_joint` (the first one `output_prefix` too).
+        // Room for the texts (part of `bytes`, at most `room`).
         // (The texts pile up from chunk to chunk: grown by twice what a chunk needs, so not
         // every chunk.)
         let need = bytes.len().min(room);
@@ -242,8 +235,8 @@ impl SseRewriter {
         let mut t = texts_len;
         let mut o = start;
         if let Some(tpl) = tpl {
-            let grow = tpl.joint.len().saturating_sub(ip.len() + is.len());
-            let need = start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + tpl.prefix.len();
+            // (A text's output is at most its input: the shortest escapes.)
+            let need = start + tpl.prefix.len() + bytes.len() + tpl.suffix.len();
             if out.len() < need {
                 grow_zeroed(out, need);
             }
@@ -377,23 +370,19 @@ impl SseRewriter {
                 break;
             }
             let end_at = at + len + is.len();
-            if let Some(tpl) = tpl {
-                // `joint` starts with the suffix: the event's output ends there.
-                let after = if next { tpl.joint.as_bytes() } else { tpl.suffix() };
-                let Some(end) = put(out, o, after) else { break };
-                done = (end_at, t, o + tpl.suffix_len, escape);
-                o = end;
-            } else {
-                done = (end_at, t, o, escape);
-            }
+            // (With a template, the run's texts go on in one string: the suffix comes once, after the last.)
+            done = (end_at, t, o, escape);
             if !next {
                 break;
             }
             at = end_at + ip.len();
         }
-        let (used, t, end, escape) = done;
+        let (used, t, mut end, escape) = done;
         if used == 0 {
             return None;
+        }
+        if let Some(tpl) = tpl {
+            end = put(out, end, tpl.suffix.as_bytes())?;
         }
         self.quiet_len = t;
         self.quiet_escape = escape;
@@ -412,8 +401,12 @@ impl SseRewriter {
             // Whole decoded texts (see `quiet_texts`): valid UTF-8.
             let texts = core::str::from_utf8(&self.quiet_texts[..self.quiet_len]).unwrap_or_default();
             debug_assert!(texts.len() == self.quiet_len, "quiet SSE texts not UTF-8");
-            // The parser holds a `\\` the texts end with (`quiet_escape`): no event has it yet.
-            p.push_after_quiet_with(texts, texts.len() - usize::from(self.quiet_escape), |_| events += 1);
+            // An arguments run is taken without being scanned again (the hint vouched for its
+            // bytes); else the parser holds a `\\` the texts end with (`quiet_escape`): no
+            // event has it yet.
+            if !p.take_quiet_args(texts) {
+                p.push_after_quiet_with(texts, texts.len() - usize::from(self.quiet_escape), |_| events += 1);
+            }
             debug_assert!(events == 0, "quiet SSE texts gave {events} events");
         } else {
             debug_assert!(false, "quiet SSE texts without a hint");
@@ -508,9 +501,7 @@ impl SseRewriter {
             return None;
         }
         let (prefix, suffix) = (&t[..at], &t[at + SENTINEL_ESCAPED.len()..]);
-        let mut joint = suffix.to_string();
-        joint.push_str(prefix);
-        let template = Template { kind, prefix: prefix.to_string(), joint, suffix_len: suffix.len() };
+        let template = Template { kind, prefix: prefix.to_string(), suffix: suffix.to_string() };
         let env = self.shape.as_mut()?;
         // A few kinds at a time (one per call of a long stream would pile up): the hint that
         // holds an index is worked out anew after this.
@@ -567,7 +558,7 @@ impl SseRewriter {
                     crate::json::push_json_string(&mut s, t);
                     out.extend_from_slice(tpl.prefix.as_bytes());
                     out.extend_from_slice(&s.as_bytes()[1..s.len() - 1]);
-                    out.extend_from_slice(tpl.suffix());
+                    out.extend_from_slice(tpl.suffix.as_bytes());
                 }
                 None => self.write_shape(parts, finish_out, outs, out),
             }
