@@ -254,16 +254,14 @@ impl SseRewriter {
             // The usual events (short plain texts, each followed by the next event) in a loop
             // of their own; the event after them the general way below.
             if !done.3 {
-                let ends = (joint_in, is);
-                let outs = tpl.map(|tpl| (&mut out[..], tpl.joint.as_bytes(), tpl.suffix()));
-                let (a, ta, oa, last) = short_events(bytes, at, ends, special, texts, t, texts_len + room, outs, o);
+                let outs = (!verbatim).then_some(&mut out[..]);
+                let (a, ta, oa, last) = short_events(bytes, at, (joint_in, is), special, texts, t, texts_len + room, outs, o);
                 if last {
                     done = (a, ta, oa, false);
                     break;
                 }
                 if a > at {
-                    // (`joint` is the suffix + the prefix: the run's output ends after the suffix.)
-                    done = (a - ip.len(), ta, oa - tpl.map_or(0, |tpl| tpl.prefix.len()), false);
+                    done = (a - ip.len(), ta, oa, false);
                     (at, t, o) = (a, ta, oa);
                 }
             }
@@ -600,15 +598,15 @@ fn event_len(bytes: &[u8]) -> usize {
 /// `bytes`) on: a text of fewer than eight plain bytes (`plain_run` with `special`) then
 /// its closing quote and `ends.0` (the input between two texts, `input_joint`) or, for the
 /// run's last event, `ends.1` (`input_suffix`). Each text is written as a word into `texts`
-/// at `t` (the text ending by `t_max`) and, with `out`, into its slice at `o`, followed by
-/// the output joint there or, after the last event, the output suffix (the bytes past the
-/// text are scratch). Returns where the first event it did not answer starts (its text),
-/// where the texts and the output end, and whether the run ended with a last event (then
-/// the first place is the end of that event). (A loop of its own with few live values:
-/// the general path's loop keeps most values on the wasm engine's stack.)
+/// at `t` (the text ending by `t_max`) and, with `out`, into it at `o` (the run's texts go
+/// out in one string; the bytes past a text are scratch). Returns where the first event it
+/// did not answer starts (its text), where the texts and the output end, and whether the
+/// run ended with a last event (then the first place is the end of that event). (A loop of
+/// its own with few live values: the general path's loop keeps most values on the wasm
+/// engine's stack.)
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crate::quiet::Stop, texts: &mut [u8], mut t: usize, t_max: usize, mut out: Option<(&mut [u8], &[u8], &[u8])>, mut o: usize) -> (usize, usize, usize, bool) {
+fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crate::quiet::Stop, texts: &mut [u8], mut t: usize, t_max: usize, mut out: Option<&mut [u8]>, mut o: usize) -> (usize, usize, usize, bool) {
     while let Some(&w) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
         let word = u64::from_le_bytes(w);
         let k = plain_run(word, special);
@@ -617,18 +615,17 @@ fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crat
         }
         let Some(wt) = texts.get_mut(t..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
         *wt = w;
+        if let Some(out) = &mut out {
+            let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+            *wo = w;
+        }
         let Some(tail) = bytes.get(at + k..) else { break };
         let next = same_bytes(tail, ends.0);
         if !next && !same_bytes(tail, ends.1) {
             break;
         }
-        if let Some((out, joint_out, suffix_out)) = &mut out {
-            let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
-            *wo = w;
-            let Some(end) = put(out, o + k, if next { joint_out } else { suffix_out }) else { break };
-            o = end;
-        }
         t += k;
+        o += if out.is_some() { k } else { 0 };
         if !next {
             return (at + k + ends.1.len(), t, o, true);
         }
