@@ -46,8 +46,9 @@ export class ToolCallStream extends TransformStream<string | Uint8Array, ToolCal
 /**
  * An OpenAI-compatible SSE body in (`chat.completion.chunk` or `/v1/completions` chunks, as
  * bytes), the same stream out with each choice's text split into `content`,
- * `reasoning_content` and `tool_calls` deltas. Everything else passes through.
- * Throws at construction on unknown options. Chunks the rewrite leaves as they came are
+ * `reasoning_content` and `tool_calls` deltas. Everything else passes through. A run of one
+ * call's argument deltas (or of reasoning) that arrives in one network chunk goes out as one
+ * event, the texts joined. Throws at construction on unknown options. Chunks the rewrite leaves as they came are
  * passed on themselves; rewritten chunks are views of shared slabs (see `SseRewriter`). The
  * readable side queues one rewritten chunk (`highWaterMark` 1): a chunk is rewritten when it
  * arrives.

@@ -2,7 +2,6 @@
 //! Not API: hidden from the docs and free to change in any release. It sits above the parser
 //! (it builds parsers); nothing in the crate imports it.
 
-#[cfg(feature = "spans")]
 use crate::prelude::*;
 
 pub use crate::json::scanner::{is_valid_json, is_ws, nests_within, Expect, JsonError, JsonScanner, Progress};
@@ -79,4 +78,88 @@ pub fn check_recycled(opts: &crate::parser::Options, input: &str, before: &[(&cr
         }
     }
     Ok(())
+}
+
+/// An SSE event that may merge with its neighbours (see `merged_deltas`): the event with its
+/// delta's text emptied, the text, and where the text's JSON string is in the event.
+struct Mergeable {
+    rest: crate::json::Value,
+    text: String,
+    at: usize,
+    len: usize,
+}
+
+/// An event's one delta text (`content`, `reasoning_content`, or the `function.arguments` of one
+/// tool call without its id, type and name) when that is all its one choice's delta holds.
+fn mergeable(ev: &str) -> Option<Mergeable> {
+    use crate::json::Value;
+    let data = ev.strip_prefix("data: ")?.strip_suffix("\n\n")?;
+    if data.contains('\n') {
+        return None;
+    }
+    let mut v = crate::json::parse(data).ok()?;
+    let choices = v.get_mut("choices")?.as_array_mut()?;
+    let [choice] = choices.as_mut_slice() else { return None };
+    let delta = choice.get_mut("delta")?.as_object_mut()?;
+    if delta.len() != 1 {
+        return None;
+    }
+    let (key, slot) = if delta.contains_key("tool_calls") {
+        let calls = delta.get_mut("tool_calls")?.as_array_mut()?;
+        let [call] = calls.as_mut_slice() else { return None };
+        let call = call.as_object_mut()?;
+        if call.len() != 2 || !call.contains_key("index") {
+            return None;
+        }
+        let function = call.get_mut("function")?.as_object_mut()?;
+        if function.len() != 1 {
+            return None;
+        }
+        ("arguments", function.get_mut("arguments")?)
+    } else if delta.contains_key("content") {
+        ("content", delta.get_mut("content")?)
+    } else {
+        ("reasoning_content", delta.get_mut("reasoning_content")?)
+    };
+    let text = slot.as_str()?.to_string();
+    *slot = Value::String(String::new());
+    let mut literal = format!("\"{key}\":");
+    crate::json::push_json_string(&mut literal, &text);
+    let at = crate::text::find(ev, "\"delta\":")?;
+    let at = at + crate::text::find(&ev[at..], &literal)? + key.len() + 3;
+    Some(Mergeable { rest: v, text, at, len: literal.len() - key.len() - 3 })
+}
+
+/// `bytes` (whole SSE events) with each run of neighbouring events that differ only in their
+/// one delta text (`content`, `reasoning_content`, or one tool call's `function.arguments`
+/// without its id and name) written as one event, the texts joined. The SSE rewriter's
+/// answered path (`push_answered`, the package's) sends a quiet run of such deltas within one
+/// network chunk as one event; its output and the plain `push`'s agree once merged so.
+pub fn merged_deltas(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    // Each event kept: its text, its mergeable form (the texts joined into it), whether joined.
+    let mut kept: Vec<(&str, Option<Mergeable>, bool)> = Vec::new();
+    for ev in text.split_inclusive("\n\n") {
+        let m = mergeable(ev);
+        if let (Some((_, Some(last), joined)), Some(m)) = (kept.last_mut(), &m) {
+            if last.rest == m.rest {
+                last.text.push_str(&m.text);
+                *joined = true;
+                continue;
+            }
+        }
+        kept.push((ev, m, false));
+    }
+    let mut out = String::new();
+    for (ev, m, joined) in kept {
+        match m {
+            Some(m) if joined => {
+                out.push_str(&ev[..m.at]);
+                crate::json::push_json_string(&mut out, &m.text);
+                out.push_str(&ev[m.at + m.len..]);
+            }
+            _ => out.push_str(ev),
+        }
+    }
+    out
 }

@@ -8,6 +8,7 @@
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use toolwire::sse::{Answer, SseOptions, SseRewriter};
+use toolwire::testing::merged_deltas as merged;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sse/");
 
@@ -330,11 +331,54 @@ fn show() {
     print!("{}", String::from_utf8_lossy(&rewrite(&case["options"], &[&input])));
 }
 
+#[test]
+fn merged_joins_runs_of_one_delta_text() {
+    let ev = |delta: &str| format!("data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"finish_reason\":null}}]}}\n\n");
+    let args = |t: &str| ev(&format!(r#"{{"tool_calls":[{{"index":0,"function":{{"arguments":{}}}}}]}}"#, serde_json::to_string(t).unwrap()));
+    let input = [args("{\"a\""), args(": \"x\n"), args("y\"}"), ev(r#"{"content":"hi"}"#), ev(r#"{"content":" there"}"#), ev(r#"{"reasoning_content":"r"}"#), args("z"), "data: [DONE]\n\n".into()].concat();
+    let want = [args("{\"a\": \"x\ny\"}"), ev(r#"{"content":"hi there"}"#), ev(r#"{"reasoning_content":"r"}"#), args("z"), "data: [DONE]\n\n".into()].concat();
+    assert_eq!(merged(input.as_bytes()), want);
+    // A call's first delta (id, name), another call, another envelope: not merged.
+    let first = ev(r#"{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]}"#);
+    let other = ev(r#"{"tool_calls":[{"index":1,"function":{"arguments":"b"}}]}"#);
+    let finish = ev(r#"{"content":"x"}"#).replace("null", "\"stop\"");
+    let input = [first.clone(), args("a"), other.clone(), ev(r#"{"content":"x"}"#), finish.clone()].concat();
+    assert_eq!(merged(input.as_bytes()), input);
+}
+
+#[test]
+fn a_quiet_run_within_a_chunk_goes_out_as_one_event() {
+    // A long argument, one 4-character piece an event, 8 events a network chunk.
+    let value = "lorem ipsum dolor sit amet, ".repeat(40);
+    let text = format!("Sure. <tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.md\", \"content\": \"{value}\"}}}}\n</tool_call>");
+    let data = |piece: &str, _: usize| format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{piece}}},"finish_reason":null}}]}}"#);
+    let input = stream(&text, &data);
+    let events: Vec<&str> = input.split_inclusive("\n\n").collect();
+    let mut r = rewriter(&json!({"parser": "hermes"}));
+    let mut plain = rewriter(&json!({"parser": "hermes"}));
+    let (mut one, mut chunks) = (0, 0);
+    for chunk in events.chunks(8) {
+        let chunk = chunk.concat();
+        let mut out = Vec::new();
+        r.push_answered(chunk.as_bytes(), &mut out);
+        let mut want = Vec::new();
+        plain.push(chunk.as_bytes(), &mut want);
+        assert_eq!(merged(&out), merged(&want));
+        chunks += 1;
+        if out.windows(2).filter(|w| w == b"\n\n").count() == 1 && want.windows(2).filter(|w| w == b"\n\n").count() == 8 {
+            one += 1;
+        }
+    }
+    // Every chunk inside the argument: 8 argument deltas in, one out.
+    assert!(one * 10 > chunks * 8, "{one} of {chunks} chunks came out as one event");
+}
+
 /// The quiet-run path for SSE (`SseRewriter::push_answered`, the package's `pushInput`): a
 /// network chunk made of whole events that the quiet-run hint admits is answered from the
 /// hint's bytes, the events' texts going to the parser before the next input. Asserts that
-/// every chunk's output (and the finish's) is what a plain rewriter writes for it; returns how
-/// many chunks were answered.
+/// every chunk's output (and the finish's) is what a plain rewriter writes for it once runs of
+/// one delta text are merged (`merged`: the answered path sends such a run within a chunk as
+/// one event); returns how many chunks were answered.
 fn check_quiet(options: &Value, chunks: &[&[u8]], what: &str) -> usize {
     let mut plain = rewriter(options);
     let mut fast = rewriter(options);
@@ -352,11 +396,11 @@ fn check_quiet(options: &Value, chunks: &[&[u8]], what: &str) -> usize {
             got.extend_from_slice(chunk);
         }
         assert!(got[..6] == *b"before", "{what}: chunk {n}: the bytes before the answer changed");
-        let got = &got[6..];
-        assert!(got == want, "{what}: chunk {n}: quiet path wrote\n{}\nnot\n{}", String::from_utf8_lossy(got), String::from_utf8_lossy(&want));
+        let (got, want) = (merged(&got[6..]), merged(&want));
+        assert!(got == want, "{what}: chunk {n}: quiet path wrote\n{got}\nnot\n{want}");
         let (answer, len) = over.push_answered_over(chunk, &mut scratch);
-        let got = if answer == Answer::Verbatim { &chunk[..] } else { &scratch[..len] };
-        assert!(got == want, "{what}: chunk {n}: quiet path into a reused buffer wrote\n{}\nnot\n{}", String::from_utf8_lossy(got), String::from_utf8_lossy(&want));
+        let got = merged(if answer == Answer::Verbatim { &chunk[..] } else { &scratch[..len] });
+        assert!(got == want, "{what}: chunk {n}: quiet path into a reused buffer wrote\n{got}\nnot\n{want}");
     }
     let (mut got, mut want, mut got_over) = (Vec::new(), Vec::new(), Vec::new());
     fast.finish(&mut got);

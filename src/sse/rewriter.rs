@@ -21,9 +21,11 @@
 //!   that is not a chunk, and chunks the rewrite does not change pass through verbatim.
 //! - Cumulative upstreams (whole text in every chunk) are normalized to deltas (`Cumulative`).
 //!
-//! The output depends only on the SSE events, never on how the bytes were chunked.
+//! `push`'s output depends only on the SSE events, never on how the bytes were chunked.
 //!
-//! `answered.rs`: `push_answered`, the same output without reading most events as SSE or JSON.
+//! `answered.rs`: `push_answered`, the same output without reading most events as SSE or JSON,
+//! but for one thing: a quiet run of argument or reasoning deltas within one chunk goes out as
+//! one event (the same once merged: `toolwire::testing::merged_deltas`).
 
 use crate::prelude::*;
 use alloc::borrow::Cow;

@@ -71,6 +71,29 @@ function anthropicEvents(text) {
   };
 }
 
+/** The delta text field of each mergeable `content_block_delta` type. */
+const DELTA_TEXT = { text_delta: "text", thinking_delta: "thinking", input_json_delta: "partial_json" };
+
+/**
+ * The events of an Anthropic stream (as `anthropicEvents` reads them, with comments) with
+ * neighbouring deltas of one block and type joined: deltas that arrive in one upstream chunk
+ * may come as one event, so outputs of any chunking agree once they are joined.
+ */
+function joinedDeltas(text) {
+  const { events, comments } = anthropicEvents(text);
+  const out = [];
+  for (const e of events) {
+    const last = out.at(-1);
+    const key = e.type === "content_block_delta" ? DELTA_TEXT[e.delta.type] : undefined;
+    if (key && last?.type === "content_block_delta" && last.index === e.index && last.delta.type === e.delta.type) {
+      last.delta = { ...last.delta, [key]: last.delta[key] + e.delta[key] };
+      continue;
+    }
+    out.push(e);
+  }
+  return { events: out, comments };
+}
+
 /**
  * A message accumulated from events as @anthropic-ai/sdk's MessageStream does (written from its
  * documented behaviour), checking the block protocol: indices 0, 1, 2 in start order, deltas
@@ -177,7 +200,7 @@ for (const f of fixtures) {
         assert.deepEqual(message, f.expect, "streaming: the accumulated message equals the non-streaming one");
         assert.deepEqual(diagnostics, f.diagnostics ?? [], "diagnostics (non-streaming)");
         assert.deepEqual(streamed.diagnostics, f.diagnostics ?? [], "diagnostics (streaming)");
-        for (const size of [1, 5, 17]) assert.equal((await runStream(bytes, f.options, size)).text, streamed.text, `slices of ${size} bytes`);
+        for (const size of [1, 5, 17]) assert.deepEqual(joinedDeltas((await runStream(bytes, f.options, size)).text), joinedDeltas(streamed.text), `slices of ${size} bytes`);
         return;
       }
       case "stream": {
@@ -187,7 +210,7 @@ for (const f of fixtures) {
         if (UPDATE) return bless(f, "expect", got);
         assert.deepEqual(got, f.expect);
         accumulate(got.events.filter((e) => e.type !== "error"));
-        for (const size of [1, 5, 17]) assert.equal((await runStream(bytes, f.options, size)).text, whole.text, `slices of ${size} bytes`);
+        for (const size of [1, 5, 17]) assert.deepEqual(joinedDeltas((await runStream(bytes, f.options, size)).text), joinedDeltas(whole.text), `slices of ${size} bytes`);
         return;
       }
       default:

@@ -1,8 +1,9 @@
 //! The answered path of `SseRewriter` (`push_answered`): events the quiet-run hint admits
 //! (`SseQuiet`) are answered from its bytes without reading them as SSE or JSON, and events
 //! that repeat the last event's bytes but for its text (`Shape`) are read by comparing those
-//! bytes. The output is `push`'s, byte for byte (tests/sse.rs compares the two on every
-//! recorded stream).
+//! bytes. The output is `push`'s, byte for byte, but that a quiet run of argument or reasoning
+//! deltas within one chunk is one event, the texts joined (tests/sse.rs compares the two on
+//! every recorded stream once such runs are merged: `toolwire::testing::merged_deltas`).
 
 use crate::prelude::*;
 use super::*;
@@ -120,20 +121,12 @@ enum PartKind {
 /// Templates a shape keeps.
 const MAX_TEMPLATES: usize = 4;
 
-/// One event's output with its part's text left out: `prefix` + the text escaped + the suffix;
-/// `joint` is the suffix + `prefix` (what comes between two texts), the suffix its first
-/// `suffix_len` bytes.
+/// One event's output with its part's text left out: `prefix` + the text escaped + `suffix`.
+/// A quiet run's texts within one chunk go out in one such event (`answer_quiet`).
 struct Template {
     kind: PartKind,
     prefix: String,
-    joint: String,
-    suffix_len: usize,
-}
-
-impl Template {
-    fn suffix(&self) -> &[u8] {
-        &self.joint.as_bytes()[..self.suffix_len]
-    }
+    suffix: String,
 }
 
 /// Stands for a quiet text while the output template is written (escaped as `\u0001`).
@@ -146,9 +139,10 @@ impl SseRewriter {
         self.hint.as_ref()
     }
 
-    /// Like `push`, with the same output, but the events of a chunk that the quiet-run hint
-    /// admits (see [`SseQuiet`]) are answered from the hint's bytes without reading them as
-    /// SSE or JSON, whole events at a time; an event it does not admit goes the plain way (and
+    /// Like `push`, but the events of a chunk that the quiet-run hint admits (see
+    /// [`SseQuiet`]) are answered from the hint's bytes without reading them as SSE or JSON,
+    /// whole events at a time, a run of argument or reasoning deltas as one event (the output is
+    /// `push`'s once such runs are merged); an event it does not admit goes the plain way (and
     /// the hint after it answers the next ones). `Verbatim` when every event of the chunk was
     /// answered and comes out as it came (then nothing is appended: the output is `bytes`).
     /// Answered texts wait (at most 64 KiB) and go to the choice's parser before any later
@@ -212,8 +206,9 @@ impl SseRewriter {
     /// the first event is not admitted, with nothing changed but `out` from `start`. Written
     /// for the size-optimised wasm build, where every `Vec::push` is a call and a
     /// `memory.copy` costs more than a short byte loop: the texts and the output are written
-    /// by index into zeroed room kept between chunks, short texts a byte at a time, and the
-    /// output between two texts (the template's `joint`) is one copy per event. Per event the
+    /// by index into zeroed room kept between chunks, short texts a byte at a time. With a
+    /// template the run's texts go out as ONE event (the template's prefix, the texts, its
+    /// suffix): the same deltas merged, as one network chunk brought them. Per event the
     /// input is compared once: its text's run of plain bytes (copied as they are), the rare
     /// bytes one at a time, then what follows the text (`input_joint` up to the next text, or
     /// `input_suffix` for the last event).
@@ -237,9 +232,7 @@ impl SseRewriter {
         // The bytes not copied as they are: the stop bytes (from 0x80 too) and those a JSON
         // string escapes.
         let special = crate::quiet::Stop(stop.0 | crate::quiet::Stop::JSON_STRING.0);
-        // Room for the texts (part of `bytes`, at most `room`) and for the output: each event
-        // takes at least `ip.len() + is.len()` input bytes and writes its text and at most
-        // `output_joint` (the first one `output_prefix` too).
+        // Room for the texts (part of `bytes`, at most `room`).
         // (The texts pile up from chunk to chunk: grown by twice what a chunk needs, so not
         // every chunk.)
         let need = bytes.len().min(room);
@@ -249,8 +242,8 @@ impl SseRewriter {
         let mut t = texts_len;
         let mut o = start;
         if let Some(tpl) = tpl {
-            let grow = tpl.joint.len().saturating_sub(ip.len() + is.len());
-            let need = start + bytes.len() + bytes.len() / (ip.len() + is.len()).max(1) * grow + tpl.prefix.len();
+            // (A text's output is at most its input: the shortest escapes.)
+            let need = start + tpl.prefix.len() + bytes.len() + tpl.suffix.len();
             if out.len() < need {
                 grow_zeroed(out, need);
             }
@@ -367,23 +360,19 @@ impl SseRewriter {
                 break;
             }
             let end_at = at + len + is.len();
-            if let Some(tpl) = tpl {
-                // `joint` starts with the suffix: the event's output ends there.
-                let after = if next { tpl.joint.as_bytes() } else { tpl.suffix() };
-                let Some(end) = put(out, o, after) else { break };
-                done = (end_at, t, o + tpl.suffix_len, escape);
-                o = end;
-            } else {
-                done = (end_at, t, o, escape);
-            }
+            // (With a template, the run's texts go on in one string: the suffix comes once, after the last.)
+            done = (end_at, t, o, escape);
             if !next {
                 break;
             }
             at = end_at + ip.len();
         }
-        let (used, t, end, escape) = done;
+        let (used, t, mut end, escape) = done;
         if used == 0 {
             return None;
+        }
+        if let Some(tpl) = tpl {
+            end = put(out, end, tpl.suffix.as_bytes())?;
         }
         self.quiet_len = t;
         self.quiet_escape = escape;
@@ -517,11 +506,8 @@ impl SseRewriter {
         if crate::text::find(&t[at + 1..], SENTINEL_ESCAPED).is_some() {
             return None;
         }
-        let (prefix, suffix) = (t[..at].to_string(), t[at + SENTINEL_ESCAPED.len()..].to_string());
-        let mut joint = suffix;
-        let suffix_len = joint.len();
-        joint.push_str(&prefix);
-        let template = Template { kind, prefix, joint, suffix_len };
+        let (prefix, suffix) = (&t[..at], &t[at + SENTINEL_ESCAPED.len()..]);
+        let template = Template { kind, prefix: prefix.to_string(), suffix: suffix.to_string() };
         let env = self.shape.as_mut()?;
         // A few kinds at a time (one per call of a long stream would pile up): the hint that
         // holds an index is worked out anew after this.
@@ -578,7 +564,7 @@ impl SseRewriter {
                     crate::json::push_json_string(&mut s, t);
                     out.extend_from_slice(tpl.prefix.as_bytes());
                     out.extend_from_slice(&s.as_bytes()[1..s.len() - 1]);
-                    out.extend_from_slice(tpl.suffix());
+                    out.extend_from_slice(tpl.suffix.as_bytes());
                 }
                 None => self.write_shape(parts, finish_out, outs, out),
             }

@@ -103,3 +103,62 @@ export function checkCase(c, input, output) {
   }
   return got;
 }
+
+/**
+ * An event's one delta text (`content`, `reasoning_content`, or the `function.arguments` of one
+ * tool call without its id, type and name) when that is all its one choice's delta holds:
+ * `{rest, text, at, len}` (the event with the text emptied, as JSON; the text; where its JSON
+ * string is in the event), else null.
+ */
+function mergeable(ev) {
+  if (!ev.startsWith("data: ") || !ev.endsWith("\n\n") || ev.slice(6, -2).includes("\n")) return null;
+  let v;
+  try {
+    v = JSON.parse(ev.slice(6, -2));
+  } catch {
+    return null;
+  }
+  const choices = v?.choices;
+  if (!Array.isArray(choices) || choices.length !== 1) return null;
+  const delta = choices[0]?.delta;
+  if (delta === null || typeof delta !== "object" || Object.keys(delta).length !== 1) return null;
+  let holder, key;
+  if (Array.isArray(delta.tool_calls)) {
+    const [call, ...more] = delta.tool_calls;
+    const keys = call && typeof call === "object" ? Object.keys(call) : [];
+    if (more.length || keys.length !== 2 || !keys.includes("index") || typeof call.function !== "object" || call.function === null) return null;
+    if (Object.keys(call.function).length !== 1) return null;
+    [holder, key] = [call.function, "arguments"];
+  } else if ("content" in delta) [holder, key] = [delta, "content"];
+  else [holder, key] = [delta, "reasoning_content"];
+  const text = holder[key];
+  if (typeof text !== "string") return null;
+  holder[key] = "";
+  const literal = `"${key}":${JSON.stringify(text)}`;
+  const d = ev.indexOf('"delta":');
+  const at = d < 0 ? -1 : ev.indexOf(literal, d);
+  if (at < 0) return null;
+  return { rest: JSON.stringify(v), text, at: at + key.length + 3, len: literal.length - key.length - 3 };
+}
+
+/**
+ * `bytes` (whole SSE events) with each run of neighbouring events that differ only in their one
+ * delta text written as one event, the texts joined (a string): the package's rewriter sends a
+ * quiet run of deltas within one network chunk as one event; outputs of any chunking agree
+ * once such runs are merged.
+ */
+export function mergeDeltas(bytes) {
+  const text = typeof bytes === "string" ? bytes : Buffer.from(bytes).toString();
+  const kept = [];
+  for (const ev of text.split(/(?<=\n\n)/)) {
+    const m = mergeable(ev);
+    const last = kept.at(-1);
+    if (m && last?.m && last.m.rest === m.rest) {
+      last.m.text += m.text;
+      last.joined = true;
+      continue;
+    }
+    kept.push({ ev, m, joined: false });
+  }
+  return kept.map(({ ev, m, joined }) => (joined ? ev.slice(0, m.at) + JSON.stringify(m.text) + ev.slice(m.at + m.len) : ev)).join("");
+}
