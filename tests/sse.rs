@@ -450,6 +450,23 @@ fn quiet_path_writes_what_the_rewriter_writes() {
         let events = input.matches("\n\n").count();
         assert!(options["limits"].is_object() || answered > events / 2, "{options}: {answered} chunks answered of {events} events");
     }
+    // Envelopes around the delta that the shape's events keep or change: `usage` (null, an
+    // object: only the last of several events keeps it), `logprobs` (kept on the first of
+    // several events), `stop_reason` (null, or not: written null), a `finish_reason` that is
+    // not a string (written null); events of several parts (a call's end and text, a call's
+    // start and arguments).
+    let text = format!("Sure. <tool_call>\n{{\"name\": \"f\", \"arguments\": {{\"a\": \"{}\"}}}}\n</tool_call> Done. <tool_call>{{\"name\": \"g\", \"arguments\": {{}}}}</tool_call>!", "lorem ipsum ".repeat(5));
+    let envelopes: [&dyn Fn(&str, usize) -> String; 4] = [
+        &|p, _| format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{p}}},"logprobs":null,"finish_reason":null,"stop_reason":null}}],"usage":null}}"#),
+        &|p, _| format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}},"logprobs":{{"t":[1]}},"finish_reason":null}}]}}"#),
+        &|p, _| format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}},"finish_reason":null,"stop_reason":7}}],"usage":{{"n":1}}}}"#),
+        &|p, _| format!(r#"{{"id":"c1","choices":[{{"index":0,"delta":{{"content":{p}}},"finish_reason":0}}]}}"#),
+    ];
+    for (i, data) in envelopes.into_iter().enumerate() {
+        for size in [4, 9] {
+            quiet_chunkings(&json!({"parser": "hermes"}), stream_by(&text, size, data).as_bytes(), &format!("envelope {i}, {size} characters an event"));
+        }
+    }
     // Escapes in the texts: newlines, quotes, backslashes, tabs, control characters and
     // `\uXXXX` (ASCII and not) in prose and reasoning, escaped quotes and newlines in an
     // argument (the model's own JSON escapes), `\/` and `\u0041`-style escapes of plain

@@ -716,39 +716,12 @@ impl SseRewriter {
             seq.push(Seq::Delta(base.take().unwrap_or_default(), None, true));
         }
         for part in parts {
+            if let Part::Comment(c) = part {
+                seq.push(Seq::Comment(c));
+                continue;
+            }
             let mut v = String::new();
-            let (key, text_like) = match part {
-                Part::Comment(c) => {
-                    seq.push(Seq::Comment(c));
-                    continue;
-                }
-                Part::Content(t) => {
-                    push_json_string(&mut v, &t);
-                    ("content", true)
-                }
-                Part::Reasoning(t) => {
-                    push_json_string(&mut v, &t);
-                    ("reasoning_content", true)
-                }
-                Part::Start { wire, id, name } => {
-                    v.push_str("[{\"index\":");
-                    push_usize(&mut v, wire);
-                    v.push_str(",\"id\":");
-                    push_json_string(&mut v, &id);
-                    v.push_str(",\"type\":\"function\",\"function\":{\"name\":");
-                    push_json_string(&mut v, &name);
-                    v.push_str(",\"arguments\":\"\"}}]");
-                    ("tool_calls", false)
-                }
-                Part::Args { wire, text } => {
-                    v.push_str("[{\"index\":");
-                    push_usize(&mut v, wire);
-                    v.push_str(",\"function\":{\"arguments\":");
-                    push_json_string(&mut v, &text);
-                    v.push_str("}}]");
-                    ("tool_calls", false)
-                }
-            };
+            let (key, text_like) = part_value(&part, &mut v);
             seq.push(Seq::Delta(base.take().unwrap_or_default(), Some((key, v)), text_like));
         }
         if let Some(b) = base.filter(|b| !b.is_empty()) {
@@ -809,6 +782,41 @@ impl SseRewriter {
                 *c = Value::Array(Vec::new());
             }
             write_outs(out, &fields_of(&envelope), outs, false, "");
+        }
+    }
+}
+
+/// Writes the JSON value of a delta part's field to `v`; returns the field's key and whether
+/// the finish may ride on its delta (text and reasoning). A comment has no field (`""`).
+#[inline(never)]
+fn part_value(part: &Part, v: &mut String) -> (&'static str, bool) {
+    match part {
+        Part::Comment(_) => ("", false),
+        Part::Content(t) => {
+            push_json_string(v, t);
+            ("content", true)
+        }
+        Part::Reasoning(t) => {
+            push_json_string(v, t);
+            ("reasoning_content", true)
+        }
+        Part::Start { wire, id, name } => {
+            v.push_str("[{\"index\":");
+            push_usize(v, *wire);
+            v.push_str(",\"id\":");
+            push_json_string(v, id);
+            v.push_str(",\"type\":\"function\",\"function\":{\"name\":");
+            push_json_string(v, name);
+            v.push_str(",\"arguments\":\"\"}}]");
+            ("tool_calls", false)
+        }
+        Part::Args { wire, text } => {
+            v.push_str("[{\"index\":");
+            push_usize(v, *wire);
+            v.push_str(",\"function\":{\"arguments\":");
+            push_json_string(v, text);
+            v.push_str("}}]");
+            ("tool_calls", false)
         }
     }
 }

@@ -79,6 +79,13 @@ pub(super) struct Shape {
     suffix_at: usize,
     /// The delta holds nothing but its content.
     base_empty: bool,
+    /// Where the delta's `{` is when an output event of one part is the event with only its
+    /// delta changed (`write_plain`): the delta holds only the content, the choice's
+    /// `finish_reason`, `stop_reason` and `logprobs` are null or absent (as `write_choice`
+    /// writes them after the first part and without a finish).
+    plain_at: Option<usize>,
+    /// The chunk has `usage` (which only the last output event of several keeps).
+    usage: bool,
     /// Output templates, made when first needed.
     templates: Vec<Template>,
 }
@@ -450,7 +457,16 @@ impl SseRewriter {
         event.push('\n');
         let event_len = event.len();
         event.push_str(ev.raw.get(..prefix_len)?);
-        Some(Shape { slot, event, event_len, prefix_len, suffix_at: 6 + start + raw.len() - 1, base_empty: c.delta.len() == 1, templates: Vec::new() })
+        let suffix_at = 6 + start + raw.len() - 1;
+        let nulls = ["finish_reason", "stop_reason", "logprobs"];
+        let mut plain = c.delta.len() == 1 && event.as_bytes().get(suffix_at + 1) == Some(&b'}');
+        for key in nulls {
+            plain &= fast::get(&c.choice, key).is_none_or(|v| v == "null");
+        }
+        let delta_at = prefix_len - b"{\"content\":\"".len();
+        let plain_at = (plain && event.get(delta_at..prefix_len) == Some("{\"content\":\"")).then_some(delta_at);
+        let usage = fast::get(&c.chunk, "usage").is_some();
+        Some(Shape { slot, event, event_len, prefix_len, suffix_at, base_empty: c.delta.len() == 1, plain_at, usage, templates: Vec::new() })
     }
 
     /// The quiet-run hint (see `SseQuiet`) when choice `slot`'s parser is quiet after the
@@ -478,21 +494,28 @@ impl SseRewriter {
     }
 
     /// The shape's output template for a part of `kind` (made once: the event's output
-    /// for that part with `SENTINEL` for its text), or `None` when the part would not come
-    /// out as one event with its text in one place.
+    /// for that part with `SENTINEL` for its text, by `write_plain` when the shape allows, else
+    /// `write_fast`), or `None` when the part would not come out as one event with its text in
+    /// one place.
     fn template(&mut self, kind: PartKind) -> Option<usize> {
         let env = self.shape.as_ref()?;
         if let Some(i) = env.templates.iter().position(|t| t.kind == kind) {
             return Some(i);
         }
-        let c = fast::read(env.data(), &mut self.prefix)?;
         let part = match kind {
             PartKind::Content => Part::Content(SENTINEL.into()),
             PartKind::Reasoning => Part::Reasoning(SENTINEL.into()),
             PartKind::Args(wire) => Part::Args { wire, text: SENTINEL.into() },
         };
         let mut t = Vec::new();
-        self.write_fast(&c, "", true, vec![part], None, Vec::new(), &mut t);
+        match env.plain_at {
+            // The event with its delta changed, without reading it again.
+            Some(at) => write_plain(env, at, core::slice::from_ref(&part), &mut t),
+            None => {
+                let c = fast::read(env.data(), &mut self.prefix)?;
+                self.write_fast(&c, "", true, vec![part], None, Vec::new(), &mut t);
+            }
+        }
         let t = String::from_utf8(t).ok()?;
         let at = crate::text::find(&t, SENTINEL_ESCAPED)?;
         if crate::text::find(&t[at + 1..], SENTINEL_ESCAPED).is_some() {
@@ -567,15 +590,43 @@ impl SseRewriter {
         Some(())
     }
 
-    /// Writes a shape event's parts in full (`write_fast` on the shape's fields).
+    /// Writes a shape event's parts in full (`write_plain` when the shape allows, else
+    /// `write_fast` on the shape's fields).
     fn write_shape(&mut self, parts: Vec<Part>, finish_out: Option<String>, outs: Vec<Out>, out: &mut Vec<u8>) {
         let Some(env) = self.shape.as_ref() else { return };
+        // (`usage` goes only with the last of several events.)
+        if let (Some(at), None, true, true) = (env.plain_at, &finish_out, outs.is_empty(), !env.usage || parts.len() < 2) {
+            return write_plain(env, at, &parts, out);
+        }
         // The shape's data was read by the fast path before: the same bytes read the same.
         let c = fast::read(env.data(), &mut self.prefix);
         debug_assert!(c.is_some(), "a shape's data not read again");
         if let Some(c) = c {
             self.write_fast(&c, "", true, parts, finish_out, outs, out);
         }
+    }
+}
+
+/// Writes `parts` as `emit` and `write_outs` write them for a shape whose `plain_at` is
+/// `at` (no finish, no other output): each part but a comment is the shape's event with its
+/// delta `{…}` holding only the part's field; comments as they are.
+#[inline(never)]
+fn write_plain(env: &Shape, at: usize, parts: &[Part], out: &mut Vec<u8>) {
+    let ev = env.event.as_bytes();
+    let mut v = String::new();
+    for part in parts {
+        if let Part::Comment(c) = part {
+            out.extend_from_slice(c.as_bytes());
+            continue;
+        }
+        v.clear();
+        let (key, _) = part_value(part, &mut v);
+        out.extend_from_slice(&ev[..at + 1]);
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        out.extend_from_slice(v.as_bytes());
+        out.extend_from_slice(&ev[env.suffix_at + 1..env.event_len]);
     }
 }
 
