@@ -258,7 +258,7 @@ impl SseRewriter {
         // text answered since the hint when `h.backslash`.
         let mut done = (0, t, o, if texts_len == 0 { h.backslash } else { self.quiet_escape });
         loop {
-            // The usual events (short plain texts, each followed by the next event) in a loop
+            // The usual events (plain texts, each followed by the next event) in a loop
             // of their own; the event after them the general way below.
             if !done.3 {
                 let outs = (!verbatim).then_some(&mut out[..]);
@@ -646,10 +646,11 @@ fn event_len(bytes: &[u8]) -> usize {
 }
 
 /// Answers the usual events of a quiet run from `at` (where an event's text starts in
-/// `bytes`) on: a text of fewer than eight plain bytes (`plain_run` with `special`) then
-/// its closing quote and `ends.0` (the input between two texts, `input_joint`) or, for the
-/// run's last event, `ends.1` (`input_suffix`). Each text is written as a word into `texts`
-/// at `t` (the text ending by `t_max`) and, with `out`, into it at `o` (the run's texts go
+/// `bytes`) on: a text of plain bytes (`plain_run` with `special`; eight or more in
+/// `long_text`) then its closing quote and `ends.0` (the input between two texts,
+/// `input_joint`) or, for the run's last event, `ends.1` (`input_suffix`). Each text is
+/// written a word at a time into `texts` at `t` (the text ending by `t_max`) and, with
+/// `out`, into it at `o` (the run's texts go
 /// out in one string; the bytes past a text are scratch). Returns where the first event it
 /// did not answer starts (its text), where the texts and the output end, and whether the
 /// run ended with a last event (then the first place is the end of that event). (A loop of
@@ -660,8 +661,8 @@ fn event_len(bytes: &[u8]) -> usize {
 fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crate::quiet::Stop, texts: &mut [u8], mut t: usize, t_max: usize, mut out: Option<&mut [u8]>, mut o: usize) -> (usize, usize, usize, bool) {
     while let Some(&w) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
         let word = u64::from_le_bytes(w);
-        let k = plain_run(word, special);
-        if k >= 8 || (word >> (8 * k)) as u8 != b'"' || t + k > t_max {
+        let mut k = plain_run(word, special);
+        if k < 8 && (word >> (8 * k)) as u8 != b'"' {
             break;
         }
         let Some(wt) = texts.get_mut(t..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
@@ -669,6 +670,13 @@ fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crat
         if let Some(out) = &mut out {
             let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
             *wo = w;
+        }
+        if k == 8 {
+            let Some(n) = long_text(bytes, at, special, texts, t, out.as_deref_mut(), o) else { break };
+            k = n;
+        }
+        if t + k > t_max {
+            break;
         }
         let Some(tail) = bytes.get(at + k..) else { break };
         let next = starts_with(tail, ends.0);
@@ -683,6 +691,27 @@ fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crat
         at += k + ends.0.len();
     }
     (at, t, o, false)
+}
+
+/// `short_events`' text of eight plain bytes or more (its first word written): the rest a
+/// word at a time into `texts` and `out` as there; the text's length when its plain bytes
+/// end with its quote, `None` for any other text or without room for the words.
+#[inline(never)]
+fn long_text(bytes: &[u8], at: usize, special: crate::quiet::Stop, texts: &mut [u8], t: usize, mut out: Option<&mut [u8]>, o: usize) -> Option<usize> {
+    let mut k = 8;
+    loop {
+        let w = *bytes.get(at + k..)?.first_chunk::<8>()?;
+        *texts.get_mut(t + k..)?.first_chunk_mut::<8>()? = w;
+        if let Some(out) = &mut out {
+            *out.get_mut(o + k..)?.first_chunk_mut::<8>()? = w;
+        }
+        let word = u64::from_le_bytes(w);
+        let n = plain_run(word, special);
+        k += n;
+        if n < 8 {
+            return ((word >> (8 * n)) as u8 == b'"').then_some(k);
+        }
+    }
 }
 
 /// True when `bytes` starts with `prefix`: sixty-four bytes a step, the differences or-ed
