@@ -22,10 +22,15 @@ nightly_ok() {
   [ -d "$sysroot/lib/rustlib/src/rust/library" ]
 }
 rustup_ok() { command -v rustup >/dev/null && rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; }
+# Wasm SIMD (128-bit): the SSE answered path compares sixteen bytes a step with it
+# (src/sse/rewriter/answered.rs, `same_bytes`). Every runtime the package targets has it
+# (Node >= 16.4, workerd, Chromium 91+, Firefox 89+, Safari 16.4+); a runtime without it
+# cannot compile the module. The tests and checks build with it too.
+SIMD="-Ctarget-feature=+simd128"
 debian() { RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 /usr/bin/cargo "$@"; }
 
 if [ "${1:-}" = release ]; then
-  export RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none"
+  export RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none $SIMD"
   args=(build --release --lib --no-default-features --features std --target wasm32-unknown-unknown
         -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size)
   choice=${TOOLWIRE_TOOLCHAIN:-}
@@ -49,6 +54,7 @@ if [ "${1:-}" = release ]; then
   esac
   exit 0
 fi
+export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }$SIMD"
 if rustup_ok; then
   exec cargo "$@" --target wasm32-unknown-unknown
 fi

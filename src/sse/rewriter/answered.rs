@@ -257,7 +257,22 @@ impl SseRewriter {
         // next byte closes, in this text or the next one; the parser holds it before the first
         // text answered since the hint when `h.backslash`.
         let mut done = (0, t, o, if texts_len == 0 { h.backslash } else { self.quiet_escape });
-        while let Some(body) = bytes.get(at..) {
+        loop {
+            // The usual events (short plain texts, each followed by the next event) in a loop
+            // of their own; the event after them the general way below.
+            if !done.3 {
+                let outs = (!verbatim).then_some(&mut out[..]);
+                let (a, ta, oa, last) = short_events(bytes, at, (joint_in, is), special, texts, t, texts_len + room, outs, o);
+                if last {
+                    done = (a, ta, oa, false);
+                    break;
+                }
+                if a > at {
+                    done = (a - ip.len(), ta, oa, false);
+                    (at, t, o) = (a, ta, oa);
+                }
+            }
+            let Some(body) = bytes.get(at..) else { break };
             // The text up to its closing quote, escapes decoded into `texts` (and, unless
             // verbatim, written to `out` as `push_json_string` writes them; the `\\` of an
             // escape with the byte after it, as the parser sends it).
@@ -630,30 +645,130 @@ fn event_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// True when `bytes` starts with `prefix`: sixteen bytes a step, then the last sixteen bytes
-/// (overlapping; a shorter `prefix` as a slice) (the envelopes compared are about 200 bytes;
-/// in the size-optimised wasm build, `starts_with` and iterator adapters are calls and byte
-/// loops). The steps are read from `as_chunks` arrays, as many as both have: no bounds checks.
+/// Answers the usual events of a quiet run from `at` (where an event's text starts in
+/// `bytes`) on: a text of fewer than eight plain bytes (`plain_run` with `special`) then
+/// its closing quote and `ends.0` (the input between two texts, `input_joint`) or, for the
+/// run's last event, `ends.1` (`input_suffix`). Each text is written as a word into `texts`
+/// at `t` (the text ending by `t_max`) and, with `out`, into it at `o` (the run's texts go
+/// out in one string; the bytes past a text are scratch). Returns where the first event it
+/// did not answer starts (its text), where the texts and the output end, and whether the
+/// run ended with a last event (then the first place is the end of that event). (A loop of
+/// its own with few live values: the general path's loop keeps most values on the wasm
+/// engine's stack.)
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crate::quiet::Stop, texts: &mut [u8], mut t: usize, t_max: usize, mut out: Option<&mut [u8]>, mut o: usize) -> (usize, usize, usize, bool) {
+    while let Some(&w) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let word = u64::from_le_bytes(w);
+        let k = plain_run(word, special);
+        if k >= 8 || (word >> (8 * k)) as u8 != b'"' || t + k > t_max {
+            break;
+        }
+        let Some(wt) = texts.get_mut(t..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+        *wt = w;
+        if let Some(out) = &mut out {
+            let Some(wo) = out.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>) else { break };
+            *wo = w;
+        }
+        let Some(tail) = bytes.get(at + k..) else { break };
+        let next = same_bytes(tail, ends.0);
+        if !next && !same_bytes(tail, ends.1) {
+            break;
+        }
+        t += k;
+        o += if out.is_some() { k } else { 0 };
+        if !next {
+            return (at + k + ends.1.len(), t, o, true);
+        }
+        at += k + ends.0.len();
+    }
+    (at, t, o, false)
+}
+
+/// True when `bytes` starts with `prefix`: sixty-four bytes a step, the differences or-ed
+/// together and tested once at the end (the envelopes compared are about 200 bytes and
+/// almost always equal: no early exit), then the sixteen-byte pieces left and the last
+/// sixteen bytes (overlapping; a `prefix` shorter than sixteen bytes as a slice). Sixteen
+/// bytes are one `v128` in the wasm build (SIMD), a `u128` elsewhere (`Diff`). In the
+/// size-optimised wasm build `starts_with` and iterator adapters are calls and byte loops;
+/// the steps are `as_chunks` arrays: no bounds checks.
 #[inline(never)]
 fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
     let Some(b) = bytes.get(..prefix.len()) else { return false };
-    let (steps, _) = prefix.as_chunks::<16>();
-    let (others, _) = b.as_chunks::<16>();
-    let n = steps.len().min(others.len());
+    let (Some(last_p), Some(last_b)) = (last16(prefix), last16(b)) else { return same_short(b, prefix) };
+    let (p16, _) = prefix.as_chunks::<16>();
+    let (b16, _) = b.as_chunks::<16>();
+    let (p64, p_rest) = p16.as_chunks::<4>();
+    let (b64, b_rest) = b16.as_chunks::<4>();
+    let mut diff = xor16(last_p, last_b);
     let mut i = 0;
-    while i < n {
-        if u128::from_ne_bytes(steps[i]) != u128::from_ne_bytes(others[i]) {
-            return false;
-        }
+    while i < p64.len().min(b64.len()) {
+        let (x, y) = (&p64[i], &b64[i]);
+        diff = or16(diff, or16(or16(xor16(&x[0], &y[0]), xor16(&x[1], &y[1])), or16(xor16(&x[2], &y[2]), xor16(&x[3], &y[3]))));
         i += 1;
     }
-    // The last few bytes as the last sixteen (no `memcmp` call).
-    let last = |s: &[u8]| s.get(s.len().wrapping_sub(16)..).and_then(<[u8]>::first_chunk::<16>).map(|w| u128::from_ne_bytes(*w));
-    match (last(prefix), last(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => b == prefix,
+    let mut i = 0;
+    while i < p_rest.len().min(b_rest.len()) {
+        diff = or16(diff, xor16(&p_rest[i], &b_rest[i]));
+        i += 1;
+    }
+    is_zero16(diff)
+}
+
+/// The last sixteen bytes of `s`, when it has as many (`last_chunk` is a call in the
+/// size-optimised build).
+#[inline(always)]
+fn last16(s: &[u8]) -> Option<&[u8; 16]> {
+    s.get(s.len().wrapping_sub(16)..).and_then(<[u8]>::first_chunk::<16>)
+}
+
+/// `same_bytes`' slice comparison of equally long `a` and `b` (out of line: it would give
+/// `same_bytes` a stack frame).
+#[inline(never)]
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    a == b
+}
+
+/// Sixteen bytes compared as one value: `v128` with wasm SIMD, else `u128`.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod w16 {
+    use core::arch::wasm32::{v128, v128_any_true, v128_load, v128_or, v128_xor};
+    pub type Diff = v128;
+    #[inline(always)]
+    fn load(w: &[u8; 16]) -> v128 {
+        // SAFETY: `w` is sixteen readable bytes; `v128_load` has no alignment requirement.
+        unsafe { v128_load(w.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    pub fn xor16(a: &[u8; 16], b: &[u8; 16]) -> Diff {
+        v128_xor(load(a), load(b))
+    }
+    #[inline(always)]
+    pub fn or16(a: Diff, b: Diff) -> Diff {
+        v128_or(a, b)
+    }
+    #[inline(always)]
+    pub fn is_zero16(a: Diff) -> bool {
+        !v128_any_true(a)
     }
 }
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+mod w16 {
+    pub type Diff = u128;
+    #[inline(always)]
+    pub fn xor16(a: &[u8; 16], b: &[u8; 16]) -> Diff {
+        u128::from_ne_bytes(*a) ^ u128::from_ne_bytes(*b)
+    }
+    #[inline(always)]
+    pub fn or16(a: Diff, b: Diff) -> Diff {
+        a | b
+    }
+    #[inline(always)]
+    pub fn is_zero16(a: Diff) -> bool {
+        a == 0
+    }
+}
+use w16::{is_zero16, or16, xor16};
 
 /// How many bytes at the start of the word `w` (eight bytes, the first in the low byte) are
 /// plain: outside `special`, which holds `Stop::JSON_STRING`, DEL and (as `Stop::has` has it)
@@ -741,7 +856,7 @@ mod tests {
 
     #[test]
     fn same_bytes_is_starts_with() {
-        let prefix: Vec<u8> = (0..90u8).map(|i| i.wrapping_mul(37)).collect();
+        let prefix: Vec<u8> = (0..300u32).map(|i| (i * 37 % 251) as u8).collect();
         for n in 0..prefix.len() {
             let p = &prefix[..n];
             assert!(same_bytes(&prefix, p), "length {n}");
