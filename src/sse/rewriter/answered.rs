@@ -671,7 +671,7 @@ fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crat
             *wo = w;
         }
         let Some(tail) = bytes.get(at + k..) else { break };
-        let next = same_bytes(tail, ends.0);
+        let next = starts_with(tail, ends.0);
         if !next && !same_bytes(tail, ends.1) {
             break;
         }
@@ -694,6 +694,12 @@ fn short_events(bytes: &[u8], mut at: usize, ends: (&[u8], &[u8]), special: crat
 /// the steps are `as_chunks` arrays: no bounds checks.
 #[inline(never)]
 fn same_bytes(bytes: &[u8], prefix: &[u8]) -> bool {
+    starts_with(bytes, prefix)
+}
+
+/// `same_bytes` inlined (`short_events`' compare, one per event).
+#[inline(always)]
+fn starts_with(bytes: &[u8], prefix: &[u8]) -> bool {
     let Some(b) = bytes.get(..prefix.len()) else { return false };
     let (Some(last_p), Some(last_b)) = (last16(prefix), last16(b)) else { return same_short(b, prefix) };
     let (p16, _) = prefix.as_chunks::<16>();
