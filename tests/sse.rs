@@ -304,6 +304,29 @@ fn fast_path_equals_general_path() {
         let (fast, general) = both_paths(&json!({"parser": "hermes"}), cumulative(text).as_bytes());
         assert_eq!(fast, general, "cumulative: {text:?}");
     }
+    // Finish events after a call, of every envelope (the fast path writes one whose delta is
+    // `{}` and whose output is its finish alone as the event with `finish_reason` replaced):
+    // fields around the delta, `logprobs`, `stop_reason`, `usage`, an `id:` line, a delta that
+    // is not empty.
+    let finishes = [
+        r#"{"id":"c1","choices":[{"index":0,"delta":{},"logprobs":{"t":[1]},"finish_reason":"stop","stop_reason":"x"}],"usage":{"n":1}}"#,
+        r#"{"usage":null,"choices":[{"finish_reason":"stop","delta":{},"index":0}],"id":"c1"}"#,
+        r#"{"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#,
+        r#"{"id":"c1","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}"#,
+    ];
+    let last = "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+    for text in &texts[..2] {
+        let body = stream(text, styles[0].1.as_ref());
+        let head = &body[..body.rfind(last).unwrap()];
+        for finish in finishes {
+            for extra in ["", "id: 7\n"] {
+                let input = format!("{head}{extra}data: {finish}\n\ndata: [DONE]\n\n");
+                let (fast, general) = both_paths(&json!({"parser": "hermes"}), input.as_bytes());
+                assert_eq!(fast, general, "{finish} {extra:?}: {text:?}");
+                assert!(fast.contains("tool_calls"), "{fast}");
+            }
+        }
+    }
     // Most of these events are ones the fast path takes.
     let taken = FAST.with(|n| n.get());
     assert!(taken > 1000, "the fast path took {taken} events");

@@ -464,7 +464,7 @@ impl SseRewriter {
         let (parts, finish_out, same) = self.rewrite(slot, index, text.as_deref(), finish, &mut outs);
         if same {
             verbatim(out);
-        } else {
+        } else if !(parts.is_empty() && outs.is_empty() && finish_out.as_deref().is_some_and(|f| write_finish(c, ev, f, out))) {
             self.write_fast(c, &ev.non_data_lines(), text.is_some(), parts, finish_out, outs, out);
         }
         if self.hint_wanted {
@@ -784,6 +784,27 @@ impl SseRewriter {
             write_outs(out, &fields_of(&envelope), outs, false, "");
         }
     }
+}
+
+/// A fast-path event of one `data` line whose delta is `{}` and whose output is its finish
+/// alone (no part, no comment), `finish` for its `finish_reason`: written as it came with that
+/// value replaced, which is what `emit` and `write_chunk` write for it (the delta `{}`, every
+/// other field as it came, `stop_reason` and `logprobs` too on a finishing first choice).
+/// False, with nothing written, for any other event.
+fn write_finish(c: &fast::ChatChunk, ev: &SseEvent, finish: &str, out: &mut Vec<u8>) -> bool {
+    let (Some(data), Some(old)) = (ev.data.as_deref(), fast::get(&c.choice, "finish_reason")) else { return false };
+    let raw = ev.raw.as_bytes();
+    if !c.delta.is_empty() || raw.len() != data.len() + 7 || raw.get(6..6 + data.len()) != Some(data.as_bytes()) || !raw.starts_with(b"data: ") {
+        return false;
+    }
+    let at = 6 + (old.as_ptr() as usize - data.as_ptr() as usize);
+    out.extend_from_slice(&raw[..at]);
+    let mut v = String::with_capacity(finish.len() + 2);
+    push_json_string(&mut v, finish);
+    out.extend_from_slice(v.as_bytes());
+    out.extend_from_slice(&raw[at + old.len()..]);
+    out.push(b'\n');
+    true
 }
 
 /// Writes the JSON value of a delta part's field to `v`; returns the field's key and whether
