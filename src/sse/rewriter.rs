@@ -797,12 +797,14 @@ fn write_finish(c: &fast::ChatChunk, ev: &SseEvent, finish: &str, out: &mut Vec<
     if !c.delta.is_empty() || raw.len() != data.len() + 7 || raw.get(6..6 + data.len()) != Some(data.as_bytes()) || !raw.starts_with(b"data: ") {
         return false;
     }
-    let at = 6 + (old.as_ptr() as usize - data.as_ptr() as usize);
-    out.extend_from_slice(&raw[..at]);
+    // (`old` is a span of `data`: `fast::read` cuts its fields from it.)
+    let Some(at) = (old.as_ptr() as usize).checked_sub(data.as_ptr() as usize).map(|o| 6 + o) else { return false };
+    let (Some(head), Some(tail)) = (raw.get(..at), raw.get(at + old.len()..)) else { return false };
+    out.extend_from_slice(head);
     let mut v = String::with_capacity(finish.len() + 2);
     push_json_string(&mut v, finish);
     out.extend_from_slice(v.as_bytes());
-    out.extend_from_slice(&raw[at + old.len()..]);
+    out.extend_from_slice(tail);
     out.push(b'\n');
     true
 }
