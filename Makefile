@@ -56,7 +56,7 @@ worker: build
 
 ## bench: benchmark tables (native, then wasm through JS and the JS peers; BENCH_ARGS=--quick for a short run)
 bench: build
-	node --expose-gc benches/run.mjs $(BENCH_ARGS)
+	node benches/run.mjs $(BENCH_ARGS)
 
 ## fuzz: every fuzz target for FUZZ_SECONDS each (nightly + cargo-fuzz; not part of `make test`).
 ## Crashes land in fuzz/artifacts/<target>/; reproduce with `cd fuzz && cargo +nightly fuzz run <target> <file>`.

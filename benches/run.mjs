@@ -1,5 +1,5 @@
 // `make bench`: prints the benchmark tables (contract §7).
-//   node --expose-gc benches/run.mjs [--quick] [--no-native] [--only=N[,M]]   (`--expose-gc`: a settled heap before each measurement)
+//   node benches/run.mjs [--quick] [--no-native] [--only=N[,M]]
 // `--only=N` runs only what goal N of issue 14 needs (1 SSE rewrite, 2 push, 3 coding-agent
 // workload, 4 native families); the goals table at the end says which goals are met, each a
 // ratio or a figure measured in this run.
@@ -65,18 +65,7 @@ function cpuMs() {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
-/**
- * A full garbage collection when the process runs with `--expose-gc` (as `make bench` runs
- * it): each measurement starts from a settled heap, not in a major GC cycle that the
- * garbage of the sections before it started (V8 charges incremental marking to the code that
- * allocates; in one run a 2 KB toolwire call read 38 µs after the other sections and 31 µs
- * in a process of its own). Both sides of every comparison get it.
- */
-function settle() {
-  globalThis.gc?.();
-}
 function time(fn, reps = REPS) {
-  settle();
   const ts = [];
   for (let i = 0; i < reps; i++) {
     const t = cpuMs();
@@ -94,7 +83,6 @@ function time(fn, reps = REPS) {
  * sample would measure the baseline tiers and the clock's resolution.
  */
 function timeShort(fn) {
-  settle();
   const warm = cpuMs();
   for (let i = 0; i < 5000 && cpuMs() - warm < 2000; i++) fn();
   const t = cpuMs();
@@ -345,29 +333,18 @@ if (want(1)) {
     return cpuMs() - t;
   };
   /**
-   * CPU milliseconds per stream for each of `makes` (medians), in the steady state of a
-   * long-lived process (a proxy rewrites stream after stream): each warmed up first (at least
-   * 3 runs, then up to 300 ms: V8 optimises hot JS and wasm code only after a while), then the
-   * makes measured in turn, sample by sample (drift on a shared machine hits them alike). A
-   * sample is a batch of streams of about 20,000 events in all (one stream of the longest
-   * upstream): a GC pause then falls in every sample alike, not in some one-stream samples
-   * and not others.
+   * Medians of `pipeOnce` for each of `makes`, in the steady state of a long-lived process (a
+   * proxy rewrites stream after stream): each warmed up first (at least 3 runs, then up to
+   * 300 ms: V8 optimises hot JS and wasm code only after a while), then the
+   * makes measured in turn, run by run (drift on a shared machine hits them alike).
    */
-  const pipes = async (chunks, events, makes) => {
+  const pipes = async (chunks, makes) => {
     for (const make of makes) {
       const warm = cpuMs();
       for (let r = 0; r < 3 || (r < 200 && cpuMs() - warm < 300); r++) await pipeOnce(chunks, make);
     }
-    const batch = Math.max(1, Math.round(20000 / events));
     const ts = makes.map(() => []);
-    settle();
-    for (let r = 0; r < STREAM_REPS; r++) {
-      for (const [k, make] of makes.entries()) {
-        let ms = 0;
-        for (let b = 0; b < batch; b++) ms += await pipeOnce(chunks, make);
-        ts[k].push(ms / batch);
-      }
-    }
+    for (let r = 0; r < STREAM_REPS; r++) for (const [k, make] of makes.entries()) ts[k].push(await pipeOnce(chunks, make));
     return ts.map(median);
   };
   /** The plain-JS floor: split the events, JSON.parse and JSON.stringify each one. */
@@ -391,7 +368,7 @@ if (want(1)) {
     const options = { parser: "hermes", ...(think && { reasoning: "qwen3" }) };
     // The copying transform: what any rewrite that writes new bytes for each chunk pays at
     // least (a new buffer each).
-    const [id, rw, copy] = await pipes(chunks, events, [
+    const [id, rw, copy] = await pipes(chunks, [
       () => new TransformStream(),
       () => new SseRewriteStream(options),
       () => new TransformStream({ transform: (c, controller) => controller.enqueue(c.slice()) }),
