@@ -34,6 +34,13 @@ pub struct Event {
 }
 
 impl Event {
+    /// The data when the block is that one line, `data: ` + data + `\n` (the usual event): an
+    /// output may then be written from the block's bytes around spans of the data.
+    pub fn one_data_line(&self) -> Option<&str> {
+        let data = self.data.as_deref()?;
+        (self.raw.len() == data.len() + 7 && self.raw.starts_with("data: ") && self.raw.get(6..6 + data.len()) == Some(data)).then_some(data)
+    }
+
     /// The lines of the block that are not `data` fields (comments, `id`, `event`, `retry`,
     /// unknown fields), each followed by `\n`.
     pub fn non_data_lines(&self) -> String {

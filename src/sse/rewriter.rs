@@ -792,9 +792,9 @@ impl SseRewriter {
 /// other field as it came, `stop_reason` and `logprobs` too on a finishing first choice).
 /// False, with nothing written, for any other event.
 fn write_finish(c: &fast::ChatChunk, ev: &SseEvent, finish: &str, out: &mut Vec<u8>) -> bool {
-    let (Some(data), Some(old)) = (ev.data.as_deref(), fast::get(&c.choice, "finish_reason")) else { return false };
+    let (Some(data), Some(old)) = (ev.one_data_line(), fast::get(&c.choice, "finish_reason")) else { return false };
     let raw = ev.raw.as_bytes();
-    if !c.delta.is_empty() || raw.len() != data.len() + 7 || raw.get(6..6 + data.len()) != Some(data.as_bytes()) || !raw.starts_with(b"data: ") {
+    if !c.delta.is_empty() {
         return false;
     }
     // (`old` is a span of `data`: `fast::read` cuts its fields from it.)

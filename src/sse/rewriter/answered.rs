@@ -440,13 +440,9 @@ impl SseRewriter {
     /// to the choice's parser (no finish; `rewrite` reads the next texts as the cumulative
     /// detection says), the event is its one `data` line.
     pub(super) fn shape_of(&self, c: &fast::ChatChunk, ev: &SseEvent, slot: usize, text: Option<&str>, finish: Option<&str>) -> Option<Shape> {
-        let (Some(_), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.data.as_deref()) else { return None };
+        let (Some(_), None, Some(data)) = (text.filter(|t| !t.is_empty()), finish, ev.one_data_line()) else { return None };
         let raw = fast::get(&c.delta, "content")?;
         let start = (raw.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
-        // One `data` line.
-        if ev.raw.len() != data.len() + 7 || ev.raw.get(6..6 + data.len()) != Some(data) || !ev.raw.starts_with("data: ") {
-            return None;
-        }
         let st = &self.choices[slot];
         if st.finished || st.parser.is_none() {
             return None;
@@ -459,14 +455,15 @@ impl SseRewriter {
         event.push_str(ev.raw.get(..prefix_len)?);
         let suffix_at = 6 + start + raw.len() - 1;
         let nulls = ["finish_reason", "stop_reason", "logprobs"];
-        let mut plain = c.delta.len() == 1 && event.as_bytes().get(suffix_at + 1) == Some(&b'}');
+        let base_empty = c.delta.len() == 1;
+        let mut plain = base_empty && event.as_bytes().get(suffix_at + 1) == Some(&b'}');
         for key in nulls {
             plain &= fast::get(&c.choice, key).is_none_or(|v| v == "null");
         }
         let delta_at = prefix_len - b"{\"content\":\"".len();
         let plain_at = (plain && event.get(delta_at..prefix_len) == Some("{\"content\":\"")).then_some(delta_at);
         let usage = fast::get(&c.chunk, "usage").is_some();
-        Some(Shape { slot, event, event_len, prefix_len, suffix_at, base_empty: c.delta.len() == 1, plain_at, usage, templates: Vec::new() })
+        Some(Shape { slot, event, event_len, prefix_len, suffix_at, base_empty, plain_at, usage, templates: Vec::new() })
     }
 
     /// The quiet-run hint (see `SseQuiet`) when choice `slot`'s parser is quiet after the
