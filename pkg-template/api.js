@@ -241,17 +241,17 @@ export class ToolCallParser {
     return this.#live().parser;
   }
 
-  /** Feeds a text chunk; returns the events it completes. */
+  /**
+   * Feeds a text chunk; returns the events it completes. Most quiet pushes (ASCII outside the
+   * stop set, room in the input buffer: nothing is held under a quiet hint, what waits is
+   * `#pendingBytes`; a live view) are answered here, a body small enough for V8 to inline into
+   * the caller's loop; the rest in `#pushRest` (non-ASCII, escapes, a held `\\`, growth, calls
+   * into the wasm).
+   */
   push(chunk) {
-    if (typeof chunk !== "string") {
-      throw new TypeError(`ToolCallParser.push: expected a string chunk (pushBytes takes a Uint8Array), got ${describe(chunk)}`);
-    }
-    const n = chunk.length;
     const kind = this.#quietKind;
-    if (kind !== 0 && kind < HELD_RUN && !this.#quietBackslash) {
-      // Most quiet pushes, first: ASCII outside the stop set, room in the input buffer (nothing
-      // is held under a quiet hint: what waits is `#pendingBytes`), a live view. The rest
-      // (non-ASCII, escapes, a held `\\`, growth) below.
+    if (kind !== 0 && kind < HELD_RUN && typeof chunk === "string" && !this.#quietBackslash) {
+      const n = chunk.length;
       const pending = this.#pendingBytes;
       const m = this.#mem;
       if (n !== 0 && pending + n <= this.#quietBudget && pending + n * 3 <= this.#inputSize && m.length !== 0) {
@@ -269,6 +269,15 @@ export class ToolCallParser {
         }
       }
     }
+    return this.#pushRest(chunk);
+  }
+
+  /** `push` of a chunk its fast path did not answer. */
+  #pushRest(chunk) {
+    if (typeof chunk !== "string") {
+      throw new TypeError(`ToolCallParser.push: expected a string chunk (pushBytes takes a Uint8Array), got ${describe(chunk)}`);
+    }
+    const n = chunk.length;
     // A hint means a live parser that takes input (`finish` and `free` clear it).
     if (this.#quietKind === HELD_RUN) {
       if (n !== 0 && this.#heldBytes + n <= this.#quietBudget && this.#continuesRun(chunk)) {
