@@ -228,6 +228,31 @@ pub fn names() -> Vec<&'static str> {
     v
 }
 
+/// `[{id, aliases, description}]` for every reasoning parser, as JSON.
+pub fn to_json() -> String {
+    use crate::json::push_json_string;
+    let mut out = String::from("[");
+    for (i, r) in REASONING.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"id\":");
+        push_json_string(&mut out, r.id);
+        out.push_str(",\"aliases\":[");
+        for (j, a) in r.aliases.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            push_json_string(&mut out, a);
+        }
+        out.push_str("],\"description\":");
+        push_json_string(&mut out, r.description);
+        out.push('}');
+    }
+    out.push(']');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[allow(unused_imports)]
@@ -278,29 +303,4 @@ mod tests {
             assert_eq!([t.starts_inside(None), t.starts_inside(Some(true)), t.starts_inside(Some(false))], [unset, on, off], "{name}");
         }
     }
-}
-
-/// `[{id, aliases, description}]` for every reasoning parser, as JSON.
-pub fn to_json() -> String {
-    use crate::json::push_json_string;
-    let mut out = String::from("[");
-    for (i, r) in REASONING.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"id\":");
-        push_json_string(&mut out, r.id);
-        out.push_str(",\"aliases\":[");
-        for (j, a) in r.aliases.iter().enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            push_json_string(&mut out, a);
-        }
-        out.push_str("],\"description\":");
-        push_json_string(&mut out, r.description);
-        out.push('}');
-    }
-    out.push(']');
-    out
 }

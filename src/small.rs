@@ -38,9 +38,15 @@ pub(crate) trait Spare {
     fn spare(&mut self, old: &mut Self);
 }
 
+/// `Spare`'s rule: an empty buffer takes a larger allocation of at most `SPARE_MAX_BYTES`
+/// (capacities in items, `item` bytes each).
+fn takes_spare(empty: bool, capacity: usize, old_capacity: usize, item: usize) -> bool {
+    empty && old_capacity > capacity && old_capacity.saturating_mul(item) <= SPARE_MAX_BYTES
+}
+
 impl<T> Spare for Vec<T> {
     fn spare(&mut self, old: &mut Self) {
-        if self.is_empty() && old.capacity() > self.capacity() && old.capacity().saturating_mul(core::mem::size_of::<T>()) <= SPARE_MAX_BYTES {
+        if takes_spare(self.is_empty(), self.capacity(), old.capacity(), core::mem::size_of::<T>()) {
             old.clear();
             core::mem::swap(self, old);
         }
@@ -49,29 +55,10 @@ impl<T> Spare for Vec<T> {
 
 impl Spare for String {
     fn spare(&mut self, old: &mut Self) {
-        if self.is_empty() && old.capacity() > self.capacity() && old.capacity() <= SPARE_MAX_BYTES {
+        if takes_spare(self.is_empty(), self.capacity(), old.capacity(), 1) {
             old.clear();
             core::mem::swap(self, old);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[allow(unused_imports)]
-    use crate::prelude::*;
-    #[test]
-    fn joins() {
-        assert_eq!(super::join(&["a", "b", "c"], ", "), "a, b, c");
-        assert_eq!(super::join::<&str>(&[], ", "), "");
-        assert_eq!(super::join(&[String::from("x")], "-"), "x");
-    }
-
-    #[test]
-    fn sorts_stably() {
-        let mut v = vec![(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
-        super::sort_by(&mut v, |a, b| a.0 < b.0);
-        assert_eq!(v, vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
     }
 }
 
@@ -132,5 +119,24 @@ impl<K: PartialEq, T> SharedCache<K, T> {
             let _ = key;
             alloc::rc::Rc::new(make())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[allow(unused_imports)]
+    use crate::prelude::*;
+    #[test]
+    fn joins() {
+        assert_eq!(super::join(&["a", "b", "c"], ", "), "a, b, c");
+        assert_eq!(super::join::<&str>(&[], ", "), "");
+        assert_eq!(super::join(&[String::from("x")], "-"), "x");
+    }
+
+    #[test]
+    fn sorts_stably() {
+        let mut v = vec![(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
+        super::sort_by(&mut v, |a, b| a.0 < b.0);
+        assert_eq!(v, vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
     }
 }
