@@ -75,22 +75,32 @@ function time(fn, reps = REPS) {
   return median(ts);
 }
 /**
- * Milliseconds per run of `fn` when a run is short (well under a millisecond to a few), in the
- * steady state of a long-lived process: warmed up first (up to 5000 runs or 2 s: V8 runs
- * new JS and wasm code in baseline tiers first and optimizes what stays hot; a 2 KB call's
- * CPU time still falls from ~70 to ~45 µs between 1,000 and 3,000 runs), then `time`
- * over batches of runs that each take about 5 ms, divided by the batch size. One run per
- * sample would measure the baseline tiers and the clock's resolution.
+ * Milliseconds per run of each of `fns` when a run is short (well under a millisecond to a few
+ * hundred), in the steady state of a long-lived process: each warmed up first (until 20,000
+ * runs or 2 s: V8 runs new JS and wasm code in baseline tiers first and optimizes what stays
+ * hot; a 2 KB call's CPU time still falls from ~70 to ~45 µs between 1,000 and 3,000 runs),
+ * then timed over batches of runs that each take about 5 ms (divided by the batch size; one
+ * run per sample would measure the clock's resolution), the `fns` in turn, batch by batch,
+ * `STREAM_REPS` times (drift and other processes on a shared machine hit them alike, as the
+ * SSE streams of section 5); the medians.
  */
-function timeShort(fn) {
-  const warm = cpuMs();
-  for (let i = 0; i < 5000 && cpuMs() - warm < 2000; i++) fn();
-  const t = cpuMs();
-  fn();
-  const batch = Math.max(1, Math.min(2000, Math.ceil(5 / Math.max(cpuMs() - t, 0.001))));
-  return time(() => {
-    for (let i = 0; i < batch; i++) fn();
-  }) / batch;
+function timeShort(...fns) {
+  const batches = fns.map((fn) => {
+    const warm = cpuMs();
+    for (let i = 0; i < 20_000 && cpuMs() - warm < 2000; i++) fn();
+    const t = cpuMs();
+    fn();
+    return Math.max(1, Math.min(2000, Math.ceil(5 / Math.max(cpuMs() - t, 0.001))));
+  });
+  const ts = fns.map(() => []);
+  for (let r = 0; r < STREAM_REPS; r++) {
+    for (const [k, fn] of fns.entries()) {
+      const t = cpuMs();
+      for (let i = 0; i < batches[k]; i++) fn();
+      ts[k].push((cpuMs() - t) / batches[k]);
+    }
+  }
+  return ts.map(median);
 }
 /** Streams `chunks` through a toolwire parser; returns the number of tool calls ended. */
 function toolwire(parser, chunks, tools) {
@@ -273,23 +283,25 @@ if (want(3)) {
   const compare = (rows, s, label, text, slow) => {
     const c4 = chunk(text, 4);
     const expected = toolwire(s.parser, c4, tools);
-    const tw = timeShort(() => toolwire(s.parser, c4, tools));
-    const cells = [label, `${(bytes(text) / 1024).toFixed(0)} KiB`, `${expected}`, tw.toFixed(2)];
-    let ratio = NaN;
-    // Quadratic peers: one run of a large input is plenty; a small one is timed as toolwire is.
-    const reps = quick || slow ? 1 : 3;
-    const timePeer = (fn) => (slow ? time(fn, reps) : timeShort(fn));
-    if (protocols) {
-      const got = peerRun(protocols[s.peer], c4);
-      const ms = timePeer(() => peerRun(protocols[s.peer], c4));
-      ratio = ms / tw;
-      cells.push(`${ms.toFixed(1)}${got === expected ? "" : ` (${got} calls)`}`, `${ratio.toFixed(1)}x`);
+    const runs = {
+      toolwire: () => toolwire(s.parser, c4, tools),
+      ...(protocols && { peer: () => peerRun(protocols[s.peer], c4) }),
+      naive: () => naive[s.peer](c4, tools),
+    };
+    const got = { peer: runs.peer?.(), naive: runs.naive() };
+    let ms;
+    if (slow) {
+      // Quadratic peers on a large input: one run is plenty (toolwire timed as usual).
+      ms = { toolwire: timeShort(runs.toolwire)[0], naive: time(runs.naive, 1), ...(protocols && { peer: time(runs.peer, 1) }) };
     } else {
-      cells.push("-", "-");
+      const t = timeShort(...Object.values(runs));
+      ms = Object.fromEntries(Object.keys(runs).map((k, i) => [k, t[i]]));
     }
-    let got;
-    const ms = timePeer(() => (got = naive[s.peer](c4, tools)));
-    cells.push(`${ms.toFixed(1)}${got === expected ? "" : ` (${got} calls)`}`, `${(ms / tw).toFixed(1)}x`);
+    const tw = ms.toolwire;
+    const cells = [label, `${(bytes(text) / 1024).toFixed(0)} KiB`, `${expected}`, tw.toFixed(2)];
+    const ratio = protocols ? ms.peer / tw : NaN;
+    const cell = (k) => `${ms[k].toFixed(1)}${got[k] === expected ? "" : ` (${got[k]} calls)`}`;
+    cells.push(...(protocols ? [cell("peer"), `${ratio.toFixed(1)}x`] : ["-", "-"]), cell("naive"), `${(ms.naive / tw).toFixed(1)}x`);
     rows.push(cells);
     return ratio;
   };
