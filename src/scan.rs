@@ -191,7 +191,7 @@ impl MarkerSet {
         // wasm keeps one path).
         if cfg!(not(target_arch = "wasm32")) && self.longest == 1 && self.markers.len() == 1 {
             let b = self.texts.as_bytes()[0];
-            let at = crate::text::scan_until(bytes, 0, |w| crate::text::word_eq_flags(w, b), |x| x == b);
+            let at = crate::text::scan_until(bytes, 0, crate::text::Stops::byte(b));
             return if at < bytes.len() { Hit::Found { at, idx: 0 } } else { Hit::None };
         }
         let mut i = 0;

@@ -163,3 +163,47 @@ pub fn merged_deltas(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// `text::scan_until` against a byte loop: on `rounds` pseudo-random byte strings (up to 70
+/// bytes, mostly stop bytes and their neighbours), from every start, for every `Stops` the
+/// crate builds (`ESCAPE`, each byte, pairs). Natively the word path; in the wasm tests
+/// (`tests/wasm.rs`) the SIMD path.
+pub fn check_scan_until(rounds: usize) -> Result<(), String> {
+    use crate::text::{scan_until, Stops};
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // Each set with the bytes it should stop at: equal to either of two, or below a third.
+    let mut sets = vec![(Stops::ESCAPE, [b'"', b'\\'], 0x20)];
+    sets.extend((0..=255u8).map(|b| (Stops::byte(b), [b, b], 0)));
+    sets.extend([[b'"', b'\\'], [b'\n', b'\r'], [b'\'', b'\\'], [0, 0xff], [0x7f, 0x80]].map(|[a, b]| (Stops::bytes(a, b), [a, b], 0)));
+    // Bytes near every stop and every edge of the word flags (a borrow, a sign bit).
+    let palette = [0u8, 1, 0x1f, 0x20, 0x21, b'\n', b'\r', b'"', b'\'', b'\\', b'a', 0x7f, 0x80, 0x81, 0xfe, 0xff];
+    for _ in 0..rounds {
+        let r = next();
+        let len = (r % 71) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| {
+            let r = next();
+            if r & 3 == 0 { (r >> 8) as u8 } else { palette[(r >> 8) as usize % palette.len()] }
+        }).collect();
+        // Mostly stop bytes are rare: a long plain run with one or two in it.
+        let sparse: Vec<u8> = (0..len).map(|i| if (r >> 16) as usize % 37 == i { bytes[i] } else { b'a' + (i % 26) as u8 }).collect();
+        for b in [&bytes, &sparse] {
+            for &(stops, eq, below) in &sets {
+                let stop = |c: u8| eq.contains(&c) || c < below;
+                for start in 0..=b.len() + 1 {
+                    let want = b.get(start..).and_then(|t| t.iter().position(|&c| stop(c))).map_or(b.len().max(start), |i| start + i);
+                    let got = scan_until(b, start, stops);
+                    if got != want {
+                        return Err(format!("scan_until({b:?}, {start}, {eq:?} or below {below}) = {got}, a byte loop {want}"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

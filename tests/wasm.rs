@@ -151,6 +151,12 @@ fn streaming_through_the_binding_at_every_split() {
     }
 }
 
+/// The word scan's wasm SIMD path (sixteen bytes a step) against a byte loop.
+#[wasm_bindgen_test]
+fn scan_until_simd_is_a_byte_loop() {
+    toolwire::testing::check_scan_until(300).unwrap();
+}
+
 #[wasm_bindgen_test]
 fn unknown_parser_error_lists_valid_ids() {
     let err = JsToolCallParser::new(&json!({"parser": "nope"}).to_string()).err().unwrap();

@@ -20,7 +20,7 @@ pub fn push_escaped(out: &mut String, s: &str) {
     let mut run = 0;
     loop {
         // Bytes that need no escape, eight at a time.
-        let i = crate::text::scan_until(bytes, run, escape_flags_in_word, needs_escape);
+        let i = crate::text::scan_until(bytes, run, crate::text::Stops::ESCAPE);
         out.push_str(&s[run..i]);
         let Some(&b) = bytes.get(i) else { return };
         match b {
@@ -76,15 +76,7 @@ pub(crate) fn simple_escape_value(e: u8) -> Option<u8> {
 
 /// A byte a JSON string cannot hold as it is: `"`, `\\` or a control character.
 pub fn needs_escape(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
-}
-
-/// The bytes of the word `w` (eight bytes) that `needs_escape`, flagged for
-/// `text::scan_until`.
-#[inline]
-pub fn escape_flags_in_word(w: u64) -> u64 {
-    use crate::text::{word_eq_flags, word_less_flags};
-    word_less_flags(w, 0x20) | word_eq_flags(w, b'"') | word_eq_flags(w, b'\\')
+    crate::text::Stops::ESCAPE.has(b)
 }
 
 /// Decodes the body of a JSON string literal (no quotes). Returns `None` on an invalid escape.

@@ -702,8 +702,7 @@ pub fn is_ws(b: u8) -> bool {
 /// at a time (`text::scan_until`).
 #[inline]
 pub fn plain_string_end(b: &[u8], i: usize) -> usize {
-    use super::emit::{escape_flags_in_word, needs_escape};
-    crate::text::scan_until(b, i, escape_flags_in_word, needs_escape)
+    crate::text::scan_until(b, i, crate::text::Stops::ESCAPE)
 }
 
 fn hex_val(b: u8) -> Option<u8> {

@@ -1187,8 +1187,7 @@ fn plain_scan(input: &str, mut i: usize, close: u8, max: usize, at: &mut At, n: 
             b'\'' | b'"' => {
                 let body = v + 1;
                 // Eight bytes at a time: a long string is the usual large argument.
-                use crate::text::word_eq_flags;
-                let len = crate::text::scan_until(bytes, body, |w| word_eq_flags(w, b) | word_eq_flags(w, b'\\'), |x| x == b || x == b'\\') - body;
+                let len = crate::text::scan_until(bytes, body, crate::text::Stops::bytes(b, b'\\')) - body;
                 // Triple quotes, an escape, or no closing quote in sight.
                 if bytes.get(body + len) != Some(&b) || (len == 0 && bytes.get(body + 1) == Some(&b)) {
                     return Err(i);

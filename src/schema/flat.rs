@@ -147,10 +147,10 @@ fn ws(b: &[u8], mut at: usize) -> usize {
 /// The offset of the closing quote of the string whose body starts at `at`, or `None` (not
 /// closed, or `NUMBER_TOKEN`).
 fn string_end(b: &[u8], mut at: usize) -> Option<usize> {
-    use crate::text::{scan_until, word_eq_flags};
+    use crate::text::{scan_until, Stops};
     let start = at;
     loop {
-        at = scan_until(b, at, |w| word_eq_flags(w, b'"') | word_eq_flags(w, b'\\'), |c| c == b'"' || c == b'\\');
+        at = scan_until(b, at, Stops::bytes(b'"', b'\\'));
         match b.get(at)? {
             b'"' => return (&b[start..at] != NUMBER_TOKEN).then_some(at),
             _ => at += 2,

@@ -145,7 +145,7 @@ impl Decoder {
                     continue;
                 }
             }
-            let end = crate::text::scan_until(rest, 0, |w| crate::text::word_eq_flags(w, b'\n') | crate::text::word_eq_flags(w, b'\r'), |b| b == b'\n' || b == b'\r');
+            let end = crate::text::scan_until(rest, 0, crate::text::Stops::bytes(b'\n', b'\r'));
             match (end < rest.len()).then_some(end) {
                 Some(i) => {
                     self.after_cr = rest[i] == b'\r';

@@ -230,7 +230,7 @@ pub(super) fn string(b: &[u8], i: usize, escapes: bool) -> Option<usize> {
     let mut j = i + 1;
     loop {
         // Plain bytes first (most of every string), eight at a time.
-        j = crate::text::scan_until(b, j, crate::json::emit::escape_flags_in_word, crate::json::emit::needs_escape);
+        j = crate::text::scan_until(b, j, crate::text::Stops::ESCAPE);
         match *b.get(j)? {
             b'"' => return Some(j + 1),
             b'\\' if escapes => {

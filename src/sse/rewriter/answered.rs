@@ -633,7 +633,7 @@ fn write_plain(env: &Shape, at: usize, parts: &[Part], out: &mut Vec<u8>) {
 fn event_len(bytes: &[u8]) -> usize {
     let mut at = 0;
     loop {
-        at = crate::text::scan_until(bytes, at, |w| crate::text::word_eq_flags(w, b'\n'), |b| b == b'\n');
+        at = crate::text::scan_until(bytes, at, crate::text::Stops::byte(b'\n'));
         match bytes.get(at + 1) {
             None => return bytes.len(),
             Some(b'\n') => return at + 2,
@@ -810,8 +810,7 @@ use w16::{is_zero16, or16, xor16};
 fn plain_run(w: u64, special: crate::quiet::Stop) -> usize {
     const ONES: u64 = u64::MAX / 255;
     // From 0x7f: DEL and the bytes from 0x80 (a carry only goes past a flagged byte).
-    use crate::text::{word_eq_flags, word_less_flags};
-    let flags = word_less_flags(w, 0x20) | word_eq_flags(w, b'"') | word_eq_flags(w, b'\\') | (w | w.wrapping_add(ONES)) & (ONES << 7);
+    let flags = crate::text::Stops::ESCAPE.word_flags(w) | (w | w.wrapping_add(ONES)) & (ONES << 7);
     let first = (flags.trailing_zeros() / 8) as usize;
     // The bytes of `special` between the space and `~` (a marker's first byte).
     if special.0 & !(crate::quiet::Stop::JSON_STRING.0 | crate::quiet::Stop::ESCAPES.0) == 0 {
