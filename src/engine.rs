@@ -154,7 +154,7 @@ struct WholeTries {
 #[derive(Default)]
 struct CallMarkup {
     /// Some call may be left out (the recovery policy does not keep every repaired call) and
-    /// `keepMalformed` is on.
+    /// `keepMalformed` is on. Only then are call ends taken (`settle_markup`) before `finish`.
     on: bool,
     text: String,
     /// Offset of `text` in the input.
@@ -434,11 +434,12 @@ impl Engine {
     }
 
     /// Like `push`, but stops when `PAUSE_EVENTS` events are queued and the latest is a call's
-    /// end that nothing refers to any more (`Sink::at_call_boundary`) in text: returns the
-    /// rest of `chunk`, to push after the caller drained the events (a call's end event takes
-    /// no merge, so the events are `push`'s). A large chunk with many calls then never queues
-    /// more than about `PAUSE_EVENTS` events (natively, `ToolCallParser::push_with`: a 1 MiB
-    /// push of small calls queued 30 MB of events, most of its time spent on that memory).
+    /// end that nothing refers to any more (`Sink::at_call_boundary`) where the engine may
+    /// stop (`pausable`): returns the rest of `chunk`, to push after the caller drained the
+    /// events (a call's end event takes no merge, so the events are `push`'s). A large chunk
+    /// with many calls then never queues more than about `PAUSE_EVENTS` events (natively,
+    /// `ToolCallParser::push_with`: a 1 MiB push of small calls queued 30 MB of events, most
+    /// of its time spent on that memory).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn push_pausing<'a>(&mut self, chunk: &'a str, sink: &mut Sink) -> Option<&'a str> {
         if !self.buf.is_empty() {
@@ -453,6 +454,18 @@ impl Engine {
         }
         self.buf.push_str(&chunk[pos..]);
         None
+    }
+
+    /// Whether `consume` may stop here at a call boundary (`push_pausing`): in text, or right
+    /// after a payload with nothing held yet (`Mode::After` of a family with a closing marker:
+    /// what comes next is read the same from the rest of the chunk).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pausable(&self) -> bool {
+        match &self.mode {
+            Mode::Text { .. } => true,
+            Mode::After { held, .. } => held.is_empty(),
+            _ => false,
+        }
     }
 
     /// Ends the input: flushes held text, ends or rejects an open payload.
@@ -502,7 +515,7 @@ impl Engine {
             }
             pos = end;
             #[cfg(not(target_arch = "wasm32"))]
-            if sink.queued() >= PAUSE_EVENTS && self.pause && matches!(self.mode, Mode::Text { .. }) && sink.at_call_boundary() {
+            if sink.queued() >= PAUSE_EVENTS && self.pause && self.pausable() && sink.at_call_boundary(self.markup.on) {
                 self.paused = true;
                 break;
             }

@@ -297,11 +297,11 @@ impl Emitter {
         self.held_text.clear();
     }
 
-    /// The latest queued event is a call's end, not waiting for `take_ended`, and nothing is
-    /// held (`Sink::at_call_boundary`).
+    /// The latest queued event is a call's end, not waiting for `take_ended` (unless
+    /// `!ends_taken`: no one takes it), and nothing is held (`Sink::at_call_boundary`).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn at_call_end(&self) -> bool {
-        matches!(self.events.last(), Some(Queued::End { .. })) && self.ended.is_none() && self.held_text.is_empty() && self.reasoning_ws.is_empty() && !self.hold
+    pub fn at_call_end(&self, ends_taken: bool) -> bool {
+        matches!(self.events.last(), Some(Queued::End { .. })) && !(ends_taken && self.ended.is_some()) && self.held_text.is_empty() && self.reasoning_ws.is_empty() && !self.hold
     }
 
     /// Call end events emitted so far.

@@ -166,11 +166,12 @@ impl Sink {
     }
 
     /// No call is open and the latest queued event is a call's end that nothing refers to
-    /// (not waiting for `take_ended`, no held text or reasoning whitespace): draining the
-    /// events here changes none of them (`Engine::push_pausing`).
+    /// (not waiting for `take_ended` when `ends_taken`, the caller's promise that it takes
+    /// them; no held text or reasoning whitespace): draining the events here changes none of
+    /// them (`Engine::push_pausing`).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn at_call_boundary(&self) -> bool {
-        !self.open && self.out.at_call_end()
+    pub fn at_call_boundary(&self, ends_taken: bool) -> bool {
+        !self.open && self.out.at_call_end(ends_taken)
     }
 
     /// Number of calls started so far.
