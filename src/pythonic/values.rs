@@ -583,14 +583,15 @@ impl Values {
                 self.key = key;
                 self.out(&json);
             }
-            TextMode::Collect(FinishAs::JsonOrStr) => match crate::json::parse(t) {
-                Ok(v) => self.out(&crate::json::to_text(&v)),
-                Err(_) => self.out_json_string(t),
-            },
-            TextMode::Collect(FinishAs::Scalar) => match crate::json::parse(t) {
-                // Written as spelled (`1e3` stays `1e3`): it is valid JSON.
-                Ok(v) if !v.is_object() && !v.is_array() && !v.is_string() => self.out(t),
-                _ => self.out_json_string(t),
+            TextMode::Collect(how @ (FinishAs::JsonOrStr | FinishAs::Scalar)) => match plain_json(t) {
+                Some(true) => self.out(t),
+                Some(false) => self.out_json_string(t),
+                None => match (crate::json::parse(t), how) {
+                    (Ok(v), FinishAs::JsonOrStr) => self.out(&crate::json::to_text(&v)),
+                    // Written as spelled (`1e3` stays `1e3`): it is valid JSON.
+                    (Ok(v), _) if !v.is_object() && !v.is_array() && !v.is_string() => self.out(t),
+                    _ => self.out_json_string(t),
+                },
             },
         }
         self.text = text;
@@ -1302,6 +1303,23 @@ fn printable(input: &str, i: usize) -> &str {
     input.get(i..end).unwrap_or("?")
 }
 
+/// What `json::parse` makes of `t` when that is plain to see, without parsing it:
+/// `Some(true)` for a scalar it writes back as `t` (`true`, `false`, `null`, an integer
+/// without a leading zero), `Some(false)` when `t` cannot start JSON (no JSON: a string);
+/// `None` otherwise.
+fn plain_json(t: &str) -> Option<bool> {
+    let b = t.as_bytes();
+    let digits = b.strip_prefix(b"-").unwrap_or(b);
+    let integer = !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && (digits[0] != b'0' || b.len() == 1);
+    if integer || matches!(t, "true" | "false" | "null") {
+        return Some(true);
+    }
+    match b.first() {
+        Some(&c) if !could_start_json(c) && !matches!(c, b' ' | b'\t' | b'\n' | b'\r') => Some(false),
+        _ => None,
+    }
+}
+
 fn could_start_json(b: u8) -> bool {
     matches!(b, b'{' | b'[' | b'"' | b'-' | b't' | b'f' | b'n') || b.is_ascii_digit()
 }
@@ -1333,4 +1351,24 @@ fn param_type(sink: &Sink, key: &str) -> ParamType {
 /// A container value of a typed parameter, coerced by its schema (reports `type_coercion`).
 fn typed_json(sink: &mut Sink, key: &str, json: &str) -> String {
     sink.coerce_param_json(key, json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_json;
+
+    /// `plain_json` decides as `json::parse` does where it decides.
+    #[test]
+    fn plain_json_is_what_parse_makes() {
+        for t in ["0", "7", "-12", "123456789012345678901234567890", "true", "false", "null", "01", "-0", "-", "", "1e3", "1.5", "Paris", " 3", "3 ", "nul", "truex", "\"a\"", "[1]", "{}", "x1", "+1", "é", "\u{a0}1"] {
+            match plain_json(t) {
+                Some(true) => assert_eq!(crate::json::parse(t).map(|v| crate::json::to_text(&v)).as_deref(), Ok(t), "{t:?}"),
+                Some(false) => assert!(crate::json::parse(t).is_err(), "{t:?}"),
+                None => {}
+            }
+        }
+        assert_eq!(plain_json("3"), Some(true));
+        assert_eq!(plain_json("Paris"), Some(false));
+        assert_eq!(plain_json("1e3"), None);
+    }
 }
