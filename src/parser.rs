@@ -365,16 +365,16 @@ impl ToolCallParser {
     /// `feed`, then the first `skipped` bytes' events are left out (`push_after_quiet`), with
     /// the `\\` held before them when the hint said so (`Quiet::backslash`).
     pub(crate) fn feed_after_quiet(&mut self, chunk: &str, skipped: usize) {
+        let Some((head, rest)) = chunk.split_at_checked(skipped).filter(|(h, _)| !h.is_empty()) else {
+            return self.feed(chunk);
+        };
         // An arguments run is taken without being scanned again (`take_quiet_args`).
-        if let Some((head, rest)) = chunk.split_at_checked(skipped).filter(|(h, _)| !h.is_empty()) {
-            if self.take_quiet_args(head) {
-                return self.feed(rest);
-            }
+        if self.take_quiet_args(head) {
+            return self.feed(rest);
         }
         // Quiet pushes came after a hint, so a `\\` held now is the hint's (`Quiet::backslash`).
-        let backslash = skipped > 0 && self.engine.quiet_backslash();
+        let backslash = self.engine.quiet_backslash();
         self.feed(chunk);
-        let Some(head) = chunk.get(..skipped).filter(|h| !h.is_empty()) else { return };
         if self.finished {
             return;
         }
