@@ -190,7 +190,7 @@ pub fn check_scan_until(rounds: usize) -> Result<(), String> {
             let r = next();
             if r & 3 == 0 { (r >> 8) as u8 } else { palette[(r >> 8) as usize % palette.len()] }
         }).collect();
-        // Mostly stop bytes are rare: a long plain run with one or two in it.
+        // Stops are rare in real text: a plain run with one byte of `bytes` in it.
         let sparse: Vec<u8> = (0..len).map(|i| if (r >> 16) as usize % 37 == i { bytes[i] } else { b'a' + (i % 26) as u8 }).collect();
         for b in [&bytes, &sparse] {
             for &(stops, eq, below) in &sets {

@@ -1315,7 +1315,7 @@ fn plain_json(t: &str) -> Option<bool> {
         return Some(true);
     }
     match b.first() {
-        Some(&c) if !could_start_json(c) && !matches!(c, b' ' | b'\t' | b'\n' | b'\r') => Some(false),
+        Some(&c) if !could_start_json(c) && !crate::json::scanner::is_ws(c) => Some(false),
         _ => None,
     }
 }
