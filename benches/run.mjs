@@ -37,6 +37,14 @@ const want = (n) => !only || only.has(n);
 /** The goals table: [goal, what, measured, target, met]. */
 const goals = [];
 const goal = (n, what, measured, target, met) => goals.push([n, what, measured, target, met ? "yes" : "**no**"]);
+/** Goal `n`'s rows of a child's output (`| n | what | measured | target | met |`) into the goals table. */
+function readGoals(out, n) {
+  const row = new RegExp(`^\\| ${n} \\| (.*) \\| (.*) \\| (.*) \\| (yes|no|\\*\\*no\\*\\*) \\|$`);
+  for (const line of out.split("\n")) {
+    const m = row.exec(line);
+    if (m) goal(n, m[1], m[2], m[3], m[4] === "yes");
+  }
+}
 const REPS = quick ? 3 : 7;
 /**
  * Runs per median for the streams of section 4 (a stream or a worker request takes 0.1 to
@@ -126,11 +134,7 @@ if (!args.includes("--no-native") && want(4)) {
   const extra = [...(quick ? ["--quick"] : []), ...(only ? ["--goals"] : [])];
   const out = execFileSync("cargo", ["bench", "--quiet", "--no-default-features", "--features", "std", "--bench", "native", "--", ...extra], { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
   process.stdout.write(out);
-  // Its goal rows (`| 4 | what | measured | target | met |`) go into the goals table.
-  for (const line of out.split("\n")) {
-    const m = /^\| (4) \| (.*) \| (.*) \| (.*) \| (yes|no) \|$/.exec(line);
-    if (m) goal(Number(m[1]), m[2], m[3], m[4], m[5] === "yes");
-  }
+  readGoals(out, 4);
 }
 
 console.log(`Machine: ${cpus()[0]?.model ?? "?"} (${cpus().length} cores), Node ${process.version}; medians of ${REPS} runs (${STREAM_REPS} for the SSE streams and worker requests), CPU time of this process.`);
@@ -356,10 +360,7 @@ if (want(3) && !only) {
   const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--only=3", "--all-rows", ...(quick ? ["--quick"] : [])], { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 1 << 26 });
   const at = out.indexOf("## Goals");
   process.stdout.write(out.slice(out.indexOf("## Side by side"), at));
-  for (const line of out.slice(at).split("\n")) {
-    const m = /^\| 3 \| (.*) \| (.*) \| (.*) \| (yes|\*\*no\*\*) \|$/.exec(line);
-    if (m) goal(3, m[1], m[2], m[3], m[4] === "yes");
-  }
+  readGoals(out.slice(at), 3);
 } else if (want(3)) {
   let peer;
   try {
@@ -395,8 +396,8 @@ if (want(3) && !only) {
   };
   const protocols = peer && { hermes: peer.hermesProtocol(), qwen3coder: peer.qwen3CoderProtocol() };
   const naive = { hermes: naiveHermes, qwen3coder: naiveQwen3Coder };
-  /** One row: toolwire, the peer and the naive baseline on `text` in 4-byte chunks; returns the peer's ratio. */
-  const compare = (rows, s, label, text, slow) => {
+  /** One row: toolwire, the peer and the naive baseline on `text` in 4-byte chunks; its cells and the peer's ratio. */
+  const compare = (s, label, text, slow) => {
     const c4 = chunk(text, 4);
     const expected = toolwire(s.parser, c4, tools);
     const runs = {
@@ -418,8 +419,7 @@ if (want(3) && !only) {
     const ratio = protocols ? ms.peer / tw : NaN;
     const cell = (k) => `${ms[k].toFixed(1)}${got[k] === expected ? "" : ` (${got[k]} calls)`}`;
     cells.push(...(protocols ? [cell("peer"), `${ratio.toFixed(1)}x`] : ["-", "-"]), cell("naive"), `${(ms.naive / tw).toFixed(1)}x`);
-    rows.push(cells);
-    return ratio;
+    return { cells, ratio };
   };
   // Every row, in the table's order; timed short rows first, smallest first: a quadratic
   // baseline's long run on a large input (the naive re-parse of 156 KiB, ~20 s of allocation)
@@ -439,11 +439,8 @@ if (want(3) && !only) {
     }
   }
   const short = jobs.filter((j) => !j.slow).sort((a, b) => a.text.length - b.text.length);
-  for (const j of [...short, ...jobs.filter((j) => j.slow)]) {
-    j.cells = [];
-    j.ratio = compare(j.cells, j.s, j.label, j.text, j.slow);
-  }
-  const rows = jobs.flatMap((j) => j.cells);
+  for (const j of [...short, ...jobs.filter((j) => j.slow)]) Object.assign(j, compare(j.s, j.label, j.text, j.slow));
+  const rows = jobs.map((j) => j.cells);
   const agent = Object.fromEntries(jobs.filter((j) => j.agent).map((j) => [j.agent, j.ratio]));
   const version = JSON.parse(readFileSync(join(root, "node_modules/@ai-sdk-tool/parser/package.json"), "utf8")).version;
   console.log(`## Side by side, 4-byte chunks, with tools (ms; ratio = their time / toolwire's): toolwire (wasm), @ai-sdk-tool/parser ${version}, naive accumulate-and-reparse`);
